@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Install the peer reducers and the real tools the benchmark cases need, on a fresh Debian machine.
+#
+#   bash bench/setup.sh            # as root (or with sudo available)
+#
+# Installs: C-Vise, C-Reduce, csmith, clang-14, gcc/g++, rustc (expected already), node/npm,
+# OpenJDK 17, Go, and Shrink Ray into bench/.peers/shrinkray (it needs Python >= 3.12).
+# Picireny is not installed: it needs an ANTLR grammar per language plus the ANTLR tool jar,
+# which its helper downloads from the network at run time (not possible offline here).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+peers="$here/.peers"
+mkdir -p "$peers"
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+
+apt_pkgs=(cvise creduce csmith libcsmith-dev clang-14 gcc g++ nodejs npm openjdk-17-jdk-headless golang-go)
+missing=()
+for p in "${apt_pkgs[@]}"; do
+    dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
+done
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "setup: apt-get install ${missing[*]}"
+    $SUDO apt-get update -q
+    $SUDO DEBIAN_FRONTEND=noninteractive apt-get install -y -q "${missing[@]}"
+fi
+
+command -v rustc >/dev/null || echo "setup: WARNING: rustc not found; the rust-* cases will be skipped"
+
+# Shrink Ray needs Python >= 3.12 (on 3.11 pip silently resolves to an unrelated 2023 release).
+find_py312() {
+    local c
+    for c in python3.14 python3.13 python3.12 \
+             /root/.pyenv/versions/3.1[2-9]*/bin/python3 "$HOME"/.pyenv/versions/3.1[2-9]*/bin/python3; do
+        if "$c" -c 'import sys; sys.exit(sys.version_info < (3, 12))' >/dev/null 2>&1; then
+            echo "$c"; return 0
+        fi
+    done
+    return 1
+}
+if [ ! -x "$peers/shrinkray/bin/shrinkray" ]; then
+    if py="$(find_py312)"; then
+        echo "setup: installing Shrink Ray with $py"
+        "$py" -m venv "$peers/shrinkray"
+        "$peers/shrinkray/bin/pip" install -q shrinkray
+    else
+        echo "setup: WARNING: no Python >= 3.12 found; Shrink Ray will be skipped"
+    fi
+fi
+
+echo "setup: peers:"
+cvise --version 2>/dev/null || echo "  cvise missing"
+creduce --version 2>/dev/null || echo "  creduce missing"
+"$peers/shrinkray/bin/pip" show shrinkray 2>/dev/null | grep -i '^version' || echo "  shrinkray missing"

@@ -1,0 +1,1 @@
+"""Per-language tree-sitter query files with reduction hints (see docs/queries.md)."""

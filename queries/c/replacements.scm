@@ -1,0 +1,33 @@
+; Replacement hints for C: each pattern captures one node as @replace and names the smaller text
+; it may become. A hint is only tried when it makes the node's text shorter. See docs/queries.md.
+
+; Bodies: a block, a struct or union body, an initializer can all be (nearly) empty.
+((compound_statement) @replace (#set! replacement "{}"))
+((field_declaration_list) @replace (#set! replacement "{}"))
+; `{0}` initializes any array or struct in standard C; `{}` needs C23 or GNU C.
+((initializer_list) @replace (#set! replacement "{0}"))
+
+; Literals: the smallest of their kind (a char literal is an int in C).
+((number_literal) @replace (#set! replacement "0"))
+((char_literal) @replace (#set! replacement "0"))
+((string_literal) @replace (#set! replacement "\"\""))
+((concatenated_string) @replace (#set! replacement "\"\""))
+
+; Lists: no arguments, no parameters.
+((argument_list) @replace (#set! replacement "()"))
+((parameter_list) @replace (#set! replacement "()"))
+
+; Conditions: always false (loops end at once), or always true for an if.
+((parenthesized_expression) @replace (#set! replacement "(0)"))
+((if_statement condition: (parenthesized_expression) @replace) (#set! replacement "(1)"))
+
+; Expressions whose value rarely matters to the bug: a constant instead.
+((binary_expression) @replace (#set! replacement "0"))
+((call_expression) @replace (#set! replacement "0"))
+((conditional_expression) @replace (#set! replacement "0"))
+
+; Statements: return without a value.
+((return_statement) @replace (#set! replacement "return;"))
+
+; Types: `unsigned long long` and friends become `int`.
+((sized_type_specifier) @replace (#set! replacement "int"))

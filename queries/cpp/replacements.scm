@@ -1,0 +1,40 @@
+; Replacement hints for C++: each pattern captures one node as @replace and names the smaller
+; text it may become. A hint is only tried when it makes the node's text shorter.
+; See docs/queries.md.
+
+; Bodies: blocks, class and namespace bodies, brace initializers can be empty.
+((compound_statement) @replace (#set! replacement "{}"))
+((field_declaration_list) @replace (#set! replacement "{}"))
+((declaration_list) @replace (#set! replacement "{}"))
+((initializer_list) @replace (#set! replacement "{}"))
+
+; Literals: the smallest of their kind.
+((number_literal) @replace (#set! replacement "0"))
+((char_literal) @replace (#set! replacement "0"))
+((string_literal) @replace (#set! replacement "\"\""))
+((raw_string_literal) @replace (#set! replacement "\"\""))
+((concatenated_string) @replace (#set! replacement "\"\""))
+
+; Lists: no arguments, no parameters, one simple template argument.
+((argument_list) @replace (#set! replacement "()"))
+((parameter_list) @replace (#set! replacement "()"))
+((template_argument_list) @replace (#set! replacement "<int>"))
+
+; Conditions: always false (loops end at once), or always true for an if.
+((parenthesized_expression) @replace (#set! replacement "(0)"))
+((condition_clause) @replace (#set! replacement "(0)"))
+((if_statement condition: (condition_clause) @replace) (#set! replacement "(1)"))
+
+; Expressions whose value rarely matters to the bug: a constant (also a null pointer).
+((binary_expression) @replace (#set! replacement "0"))
+((call_expression) @replace (#set! replacement "0"))
+((conditional_expression) @replace (#set! replacement "0"))
+((new_expression) @replace (#set! replacement "0"))
+; The smallest lambda.
+((lambda_expression) @replace (#set! replacement "[]{}"))
+
+; Statements: return without a value.
+((return_statement) @replace (#set! replacement "return;"))
+
+; Types: `unsigned long long` and friends become `int`.
+((sized_type_specifier) @replace (#set! replacement "int"))

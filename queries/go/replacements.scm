@@ -1,0 +1,27 @@
+; Replacement hints for Go: each pattern captures one node as @replace and names the smaller
+; text it may become. A hint is only tried when it makes the node's text shorter.
+; See docs/queries.md.
+
+; Bodies: blocks, struct bodies and composite literal bodies can be empty.
+((block) @replace (#set! replacement "{}"))
+((field_declaration_list) @replace (#set! replacement "{}"))
+((literal_value) @replace (#set! replacement "{}"))
+
+; Literals: the smallest of their kind (untyped constants fit int and float alike).
+((int_literal) @replace (#set! replacement "0"))
+((float_literal) @replace (#set! replacement "0"))
+((interpreted_string_literal) @replace (#set! replacement "\"\""))
+((raw_string_literal) @replace (#set! replacement "\"\""))
+((rune_literal) @replace (#set! replacement "'a'"))
+
+; Lists: no arguments, no parameters (a method's receiver must stay).
+((argument_list) @replace (#set! replacement "()"))
+((function_declaration parameters: (parameter_list) @replace) (#set! replacement "()"))
+((method_declaration parameters: (parameter_list) @replace) (#set! replacement "()"))
+((func_literal parameters: (parameter_list) @replace) (#set! replacement "()"))
+
+; Conditions: an if that is always taken.
+((if_statement condition: (_) @replace) (#set! replacement "true"))
+
+; Statements: return without values.
+((return_statement) @replace (#set! replacement "return"))

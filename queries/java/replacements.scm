@@ -1,0 +1,35 @@
+; Replacement hints for Java: each pattern captures one node as @replace and names the smaller
+; text it may become. A hint is only tried when it makes the node's text shorter.
+; See docs/queries.md.
+
+; Bodies: method, constructor, class, interface and enum bodies can be empty.
+((block) @replace (#set! replacement "{}"))
+((constructor_body) @replace (#set! replacement "{}"))
+((class_body) @replace (#set! replacement "{}"))
+((interface_body) @replace (#set! replacement "{}"))
+((enum_body) @replace (#set! replacement "{}"))
+((array_initializer) @replace (#set! replacement "{}"))
+
+; Literals: the smallest of their kind (an int widens to long, float and double).
+((decimal_integer_literal) @replace (#set! replacement "0"))
+((hex_integer_literal) @replace (#set! replacement "0"))
+((octal_integer_literal) @replace (#set! replacement "0"))
+((binary_integer_literal) @replace (#set! replacement "0"))
+((decimal_floating_point_literal) @replace (#set! replacement "0"))
+((hex_floating_point_literal) @replace (#set! replacement "0"))
+((string_literal) @replace (#set! replacement "\"\""))
+((character_literal) @replace (#set! replacement "'a'"))
+
+; Lists: no arguments, no parameters.
+((argument_list) @replace (#set! replacement "()"))
+((formal_parameters) @replace (#set! replacement "()"))
+
+; Conditions: an if that is always taken (`while (false)` would make its body unreachable,
+; which javac rejects).
+((if_statement condition: (parenthesized_expression) @replace) (#set! replacement "(true)"))
+
+; Statements: return without a value.
+((return_statement) @replace (#set! replacement "return;"))
+
+; Types: a local variable's type can be inferred.
+((local_variable_declaration type: (_) @replace) (#set! replacement "var"))

@@ -1,0 +1,9 @@
+; Replacement hints for JSON: each pattern captures one node as @replace and names the smaller
+; text it may become. A hint is only tried when it makes the node's text shorter.
+; See docs/queries.md.
+
+; Values: the smallest of their kind.
+((object) @replace (#set! replacement "{}"))
+((array) @replace (#set! replacement "[]"))
+((string) @replace (#set! replacement "\"\""))
+((number) @replace (#set! replacement "0"))

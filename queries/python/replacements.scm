@@ -1,0 +1,40 @@
+; Replacement hints for Python: each pattern captures one node as @replace and names the smaller
+; text it may become. A hint is only tried when it makes the node's text shorter.
+; See docs/queries.md.
+
+; Bodies: any indented block (function, class, loop, branch) can be just `pass`.
+((block) @replace (#set! replacement "pass"))
+
+; Literals and displays: the smallest of their kind.
+((integer) @replace (#set! replacement "0"))
+((float) @replace (#set! replacement "0"))
+((string) @replace (#set! replacement "\"\""))
+((concatenated_string) @replace (#set! replacement "\"\""))
+((list) @replace (#set! replacement "[]"))
+((list_comprehension) @replace (#set! replacement "[]"))
+((dictionary) @replace (#set! replacement "{}"))
+((dictionary_comprehension) @replace (#set! replacement "{}"))
+((tuple) @replace (#set! replacement "()"))
+((generator_expression) @replace (#set! replacement "()"))
+
+; Lists: no arguments, no parameters.
+((argument_list) @replace (#set! replacement "()"))
+((parameters) @replace (#set! replacement "()"))
+
+; Conditions: always true for an if, always false for a loop (it ends at once).
+((if_statement condition: (_) @replace) (#set! replacement "1"))
+((elif_clause condition: (_) @replace) (#set! replacement "1"))
+((while_statement condition: (_) @replace) (#set! replacement "0"))
+
+; Expressions whose value rarely matters to the bug: a constant instead.
+((call) @replace (#set! replacement "0"))
+((binary_operator) @replace (#set! replacement "0"))
+((boolean_operator) @replace (#set! replacement "0"))
+((comparison_operator) @replace (#set! replacement "0"))
+((conditional_expression) @replace (#set! replacement "0"))
+
+; Statements: return without a value.
+((return_statement) @replace (#set! replacement "return"))
+
+; Annotations: a simple type.
+((type) @replace (#set! replacement "int"))

@@ -1,0 +1,488 @@
+"""Tests for treereduce_py.languages: names, detection, grammar loading and error counting."""
+
+from __future__ import annotations
+
+import pickle
+import threading
+import typing
+from pathlib import Path
+
+import pytest
+import tree_sitter
+import tree_sitter_language_pack
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from treereduce_py import languages
+from treereduce_py.languages import (
+    UnknownLanguage,
+    available,
+    canonical,
+    count_errors,
+    detect,
+    get_language,
+    new_parser,
+)
+
+# --- names -------------------------------------------------------------------------------------
+
+
+def test_available_is_the_packs_list_sorted() -> None:
+    names = available()
+    assert list(names) == sorted(set(typing.get_args(tree_sitter_language_pack.SupportedLanguage)))
+    assert len(names) > 150
+    assert {"c", "cpp", "python", "javascript", "typescript", "tsx", "rust", "go"} <= set(names)
+
+
+def test_every_available_name_is_its_own_canonical_name() -> None:
+    for name in available():
+        assert canonical(name) == name
+
+
+@pytest.mark.parametrize(
+    ("alias", "expected"),
+    [
+        ("js", "javascript"),
+        ("ts", "typescript"),
+        ("tsx", "tsx"),
+        ("py", "python"),
+        ("python3", "python"),
+        ("rs", "rust"),
+        ("c++", "cpp"),
+        ("cxx", "cpp"),
+        ("cc", "cpp"),
+        ("golang", "go"),
+        ("sh", "bash"),
+        ("shell", "bash"),
+        ("zsh", "bash"),
+        ("c#", "csharp"),
+        ("cs", "csharp"),
+        ("c_sharp", "csharp"),
+        ("yml", "yaml"),
+        ("md", "markdown"),
+        ("objective-c", "objc"),
+        ("ocaml-interface", "ocaml_interface"),
+        ("embedded_template", "embeddedtemplate"),
+        ("kts", "kotlin"),  # an extension without its dot
+    ],
+)
+def test_aliases(alias: str, expected: str) -> None:
+    assert canonical(alias) == expected
+
+
+@pytest.mark.parametrize(
+    ("spelling", "expected"),
+    [
+        ("Python", "python"),
+        ("JS", "javascript"),
+        ("C++", "cpp"),
+        ("GoLang", "go"),
+        ("  Rust ", "rust"),
+        ("C#", "csharp"),
+    ],
+)
+def test_names_are_case_insensitive(spelling: str, expected: str) -> None:
+    assert canonical(spelling) == expected
+
+
+@pytest.mark.parametrize(
+    ("typo", "suggestion"),
+    [
+        ("pyhton", "python"),
+        ("javscript", "javascript"),
+        ("typscript", "typescript"),
+        ("golnag", "go"),
+        ("rusr", "rust"),
+    ],
+)
+def test_unknown_language_suggests_close_names(typo: str, suggestion: str) -> None:
+    with pytest.raises(UnknownLanguage) as info:
+        canonical(typo)
+    message = str(info.value)
+    assert "\n" not in message
+    assert repr(typo) in message
+    assert suggestion in info.value.suggestions
+    assert f"did you mean: {suggestion}" in message
+
+
+def test_unknown_language_without_close_names() -> None:
+    with pytest.raises(ValueError, match=r"^unknown language 'qqqqzz'$") as info:
+        get_language("qqqqzz")
+    assert isinstance(info.value, UnknownLanguage)
+    assert info.value.suggestions == ()
+
+
+def test_unknown_language_survives_pickling() -> None:
+    error = UnknownLanguage("pyhton", ("python",))
+    copy = pickle.loads(pickle.dumps(error))
+    assert (copy.name, copy.suggestions, str(copy)) == (error.name, error.suggestions, str(error))
+
+
+@pytest.mark.parametrize("name", ["", "   ", ".py", "text", "brainfuck"])
+def test_non_languages_are_rejected(name: str) -> None:
+    with pytest.raises(UnknownLanguage):
+        canonical(name)
+
+
+# --- the tables can never point at a grammar the pack lacks -----------------------------------
+
+
+def _all_table_entries() -> list[tuple[str, str]]:
+    tables: list[typing.Mapping[str, str]] = [
+        languages.ALIASES,
+        languages.EXTENSIONS,
+        languages.CASED_EXTENSIONS,
+        languages.FILE_NAMES,
+        languages.INTERPRETERS,
+        languages.RUNNERS,
+        dict(languages.FILE_PATTERNS),
+    ]
+    return [(key, target) for table in tables for key, target in table.items()]
+
+
+def test_every_table_target_is_an_available_language() -> None:
+    names = set(available())
+    missing = [(key, target) for key, target in _all_table_entries() if target not in names]
+    assert missing == []
+
+
+def test_every_table_target_loads() -> None:
+    for target in {target for _, target in _all_table_entries()}:
+        assert isinstance(get_language(target), tree_sitter.Language)
+
+
+def test_extension_keys_are_dotted_and_lower_case() -> None:
+    for extension in languages.EXTENSIONS:
+        assert extension.startswith(".")
+        assert extension == extension.lower()
+    for extension in languages.CASED_EXTENSIONS:
+        assert extension != extension.lower()
+
+
+def test_every_extension_entry_is_what_detect_returns() -> None:
+    for extension, target in languages.EXTENSIONS.items():
+        assert detect(f"src/file{extension}", b"") == target, extension
+        assert detect(f"FILE{extension.upper()}", b"") == languages.CASED_EXTENSIONS.get(
+            extension.upper(), target
+        ), extension
+    for name, target in languages.FILE_NAMES.items():
+        assert detect(Path("some/dir") / name, b"") == target, name
+
+
+def test_most_languages_with_files_of_their_own_are_reachable_by_name() -> None:
+    reachable = (
+        set(languages.EXTENSIONS.values())
+        | set(languages.FILE_NAMES.values())
+        | {target for _, target in languages.FILE_PATTERNS}
+    )
+    # Embedded-only grammars (comment, jsdoc, printf, ...) have no files; nearly all others do.
+    assert len(reachable) >= len(available()) - 15
+
+
+# --- detection ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("a.c", "c"),
+        ("a.h", "c"),
+        ("a.C", "cpp"),
+        ("a.H", "cpp"),
+        ("a.cc", "cpp"),
+        ("a.CPP", "cpp"),
+        ("a.hpp", "cpp"),
+        ("a.rs", "rust"),
+        ("a.py", "python"),
+        ("a.PY", "python"),
+        ("a.pyi", "python"),
+        ("a.js", "javascript"),
+        ("a.mjs", "javascript"),
+        ("a.jsx", "javascript"),
+        ("a.ts", "typescript"),
+        ("a.d.ts", "typescript"),
+        ("a.tsx", "tsx"),
+        ("a.go", "go"),
+        ("a.ml", "ocaml"),
+        ("a.mli", "ocaml_interface"),
+        ("a.cs", "csharp"),
+        ("a.m", "objc"),
+        ("a.f90", "fortran"),
+        ("a.F90", "fortran"),
+        ("a.v", "verilog"),
+        ("a.sv", "verilog"),
+        ("a.tf", "terraform"),
+        ("a.yml", "yaml"),
+        ("a.md", "markdown"),
+        ("a.tex", "latex"),
+        ("a.sol", "solidity"),
+        ("/deep/dir.with.dots/main.kt", "kotlin"),
+        (Path("x") / "y.zig", "zig"),
+    ],
+)
+def test_detect_by_extension(path: str | Path, expected: str) -> None:
+    assert detect(path, b"") == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("Makefile", "make"),
+        ("src/GNUmakefile", "make"),
+        ("Makefile.am", "make"),
+        ("Dockerfile", "dockerfile"),
+        ("docker/Dockerfile.dev", "dockerfile"),
+        ("CMakeLists.txt", "cmake"),
+        ("go.mod", "gomod"),
+        ("go.sum", "gosum"),
+        ("BUILD", "starlark"),
+        ("BUILD.bazel", "starlark"),
+        ("defs.bzl", "starlark"),
+        ("requirements-dev.txt", "requirements"),
+        ("Gemfile", "ruby"),
+        ("Kconfig.debug", "kconfig"),
+        ("/home/u/.bashrc", "bash"),
+        (".gitignore", "gitignore"),
+        ("meson.build", "meson"),
+    ],
+)
+def test_detect_by_file_name(path: str, expected: str) -> None:
+    assert detect(path, b"") == expected
+
+
+@pytest.mark.parametrize(
+    ("first_line", "expected"),
+    [
+        (b"#!/usr/bin/env python3", "python"),
+        (b"#!/usr/bin/python3.11 -u", "python"),
+        (b"#!/bin/sh", "bash"),
+        (b"#! /bin/bash -e", "bash"),
+        (b"#!/usr/bin/env zsh", "bash"),
+        (b"#!/usr/bin/env -S node --experimental-vm-modules", "javascript"),
+        (b"#!/usr/bin/env -Snode --flag", "javascript"),
+        (b"#!/usr/bin/env -S deno run --allow-read", "javascript"),
+        (b"#!/usr/bin/env bun", "javascript"),
+        (b"#!/usr/bin/env -i PATH=/bin perl", "perl"),
+        (b"#!/usr/bin/env -u HOME ruby", "ruby"),
+        (b"#!/usr/bin/perl -w", "perl"),
+        (b"#!/usr/local/bin/ruby", "ruby"),
+        (b"#!/usr/bin/lua5.1", "lua"),
+        (b"#!/usr/bin/tclsh", "tcl"),
+        (b"#!/usr/bin/env Rscript", "r"),
+        (b"#!/usr/bin/php", "php"),
+        (b"#!/usr/bin/make -f", "make"),
+        (b"#!/usr/bin/env -S uv run --script", "python"),
+    ],
+)
+def test_detect_by_shebang(first_line: bytes, expected: str) -> None:
+    body = first_line + b"\nrest of the script\n"
+    assert detect("script", body) == expected
+    assert detect(None, body) == expected
+    assert detect("tool.unknownext", body) == expected
+    assert detect("script", first_line + b"\r\nmore\r\n") == expected
+    assert detect("script", first_line) == expected  # no newline at all
+
+
+def test_shebang_after_a_byte_order_mark() -> None:
+    assert detect(None, b"\xef\xbb\xbf#!/usr/bin/env python3\n") == "python"
+
+
+def test_extension_wins_over_shebang() -> None:
+    assert detect("x.py", b"#!/bin/sh\necho\n") == "python"
+    assert detect("Makefile", b"#!/usr/bin/env python3\n") == "make"
+
+
+def test_detect_by_opening_tag() -> None:
+    assert detect("page", b"<?php echo 1;\n") == "php"
+    assert detect(None, b'<?xml version="1.0"?>\n<a/>') == "xml"
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("notes.txt", b"hello\n"),
+        ("data.unknownext", b""),
+        (None, b""),
+        (None, b"\x00\xff\xfe binary"),
+        ("script", b"#!\n"),
+        ("script", b"#!/usr/bin/env\n"),
+        ("script", b"#!/usr/bin/env -S\n"),
+        ("script", b"#!/usr/bin/awk -f\n"),
+        ("script", b"\n#!/usr/bin/env python3\n"),  # a shebang only counts on line one
+        ("", b""),
+        ("dir/", b""),
+    ],
+)
+def test_detect_returns_none_when_nothing_points_to_a_language(
+    path: str | None, data: bytes
+) -> None:
+    assert detect(path, data) is None
+
+
+# --- grammars and parsers ----------------------------------------------------------------------
+
+
+def test_concurrent_first_loads_share_one_language() -> None:
+    results: list[tree_sitter.Language] = []
+    barrier = threading.Barrier(8)
+
+    def load() -> None:
+        barrier.wait()
+        results.append(get_language("uxntal"))
+
+    threads = [threading.Thread(target=load) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert len(results) == 8
+    assert all(result is results[0] for result in results)
+
+
+def test_get_language_is_cached_across_spellings() -> None:
+    first = get_language("python")
+    assert get_language("python") is first
+    assert get_language("py") is first
+    assert get_language("Python3") is first
+    assert get_language("rust") is not first
+
+
+def test_get_language_rejects_unknown_names() -> None:
+    with pytest.raises(UnknownLanguage, match="did you mean: python"):
+        get_language("pyton")
+
+
+def test_new_parser_returns_distinct_working_parsers() -> None:
+    first, second = new_parser("c"), new_parser("C")
+    assert first is not second
+    assert first.language is get_language("c")
+    for parser in (first, second):
+        tree = parser.parse(b"int main(void) { return 0; }\n")
+        assert tree.root_node.type == "translation_unit"
+        assert not tree.root_node.has_error
+
+
+def test_new_parser_rejects_unknown_names() -> None:
+    with pytest.raises(UnknownLanguage):
+        new_parser("klingon")
+
+
+@pytest.mark.parametrize(
+    ("path", "source"),
+    [
+        ("app.jsx", b"const a = <div className='x'>{1}</div>;\n"),
+        ("a.h", b"#ifndef A_H\n#define A_H\nint f(int x);\n#endif\n"),
+        ("a.mli", b"val f : int -> int\n"),
+        ("a.tsx", b"const a = <T,>(x: T) => <b>{x}</b>;\n"),
+        ("a.ts", b"let x: number = <number>y;\n"),
+    ],
+)
+def test_detected_grammar_parses_typical_files(path: str, source: bytes) -> None:
+    language = detect(path, source)
+    assert language is not None
+    tree = new_parser(language).parse(source)
+    assert count_errors(tree) == 0
+
+
+# --- count_errors ------------------------------------------------------------------------------
+
+
+def _brute_force_errors(tree: tree_sitter.Tree) -> int:
+    """Every node of the tree, visited without pruning."""
+    count = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        count += node.is_error or node.is_missing
+        stack.extend(node.children)
+    return count
+
+
+VALID = {
+    "c": b'#include <stdio.h>\nint main(void) { printf("%d\\n", 1 + 2); return 0; }\n',
+    "python": b"def f(x):\n    return [y * 2 for y in x if y]\n\nprint(f([1, 2]))\n",
+    "javascript": b"function f(a) { return a.map((x) => x + 1); }\nconsole.log(f([1]));\n",
+    "rust": b'fn main() { let v: Vec<i32> = vec![1, 2]; println!("{:?}", v); }\n',
+    "json": b'{"a": [1, 2, {"b": null}], "c": "d"}\n',
+}
+
+
+@pytest.mark.parametrize("language", sorted(VALID))
+def test_count_errors_is_zero_on_valid_code(language: str) -> None:
+    tree = new_parser(language).parse(VALID[language])
+    assert count_errors(tree) == 0
+    assert _brute_force_errors(tree) == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "source"),
+    [
+        ("c", b"int main( { return 0 }\n"),
+        ("python", b"def f(:\n    return )\n"),
+        ("javascript", b"function ( { ]\n"),
+        ("json", b'{"a": [1, 2,, }\n'),
+    ],
+)
+def test_count_errors_is_positive_on_broken_code(language: str, source: bytes) -> None:
+    tree = new_parser(language).parse(source)
+    assert count_errors(tree) > 0
+    assert count_errors(tree) == _brute_force_errors(tree)
+
+
+def test_count_errors_counts_missing_nodes() -> None:
+    tree = new_parser("c").parse(b"int x = 1\n")
+    missing = [node for node in _walk(tree.root_node) if node.is_missing]
+    assert len(missing) == 1
+    assert not any(node.is_error for node in _walk(tree.root_node))
+    assert count_errors(tree) == 1
+
+
+def _walk(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    return [node, *(n for child in node.children for n in _walk(child))]
+
+
+class _CleanRootOnly:
+    """A tree whose root says it has no errors and that fails if anything looks further."""
+
+    class _Root:
+        has_error = False
+
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"count_errors looked at root.{name}")
+
+    root_node = _Root()
+
+
+def test_count_errors_does_not_walk_a_clean_tree() -> None:
+    assert count_errors(typing.cast(tree_sitter.Tree, _CleanRootOnly())) == 0
+
+
+_C_PROGRAM = (
+    b"struct p { int x; int y; };\n"
+    b"static int add(int a, int b) { return a + b; }\n"
+    b"int main(void) {\n  struct p q = {1, 2};\n  if (q.x < q.y) { q.x = add(q.x, 3); }\n"
+    b"  for (int i = 0; i < 3; i++) q.y *= i;\n  return q.x;\n}\n"
+)
+_PY_PROGRAM = b"class A:\n    def f(self, x=(1, 2)):\n        return {k: [x] for k in x}\n"
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> tuple[str, bytes]:
+    language, source = draw(st.sampled_from([("c", _C_PROGRAM), ("python", _PY_PROGRAM)]))
+    data = bytearray(source)
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        start = draw(st.integers(min_value=0, max_value=len(data)))
+        end = draw(st.integers(min_value=start, max_value=min(len(data), start + 12)))
+        insert = draw(
+            st.sampled_from([b"", b";", b"(", b"}", b"{", b"\n", b":", b"x", b'"', b"  "])
+        )
+        data[start:end] = insert
+    return language, bytes(data)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutated())
+def test_count_errors_matches_a_full_walk_on_mutations(case: tuple[str, bytes]) -> None:
+    language, source = case
+    tree = new_parser(language).parse(source)
+    assert count_errors(tree) == _brute_force_errors(tree)

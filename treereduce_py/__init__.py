@@ -1,0 +1,8 @@
+"""treereduce-py: a fast, parallel, syntax-aware test-case reducer for any language tree-sitter
+can parse. The library entry point is `reduce`; the command line is `treereduce-py`."""
+
+from treereduce_py.api import FlakyTest, NotInteresting, ReduceError, Result, reduce
+
+__version__ = "0.1.0"
+
+__all__ = ["FlakyTest", "NotInteresting", "ReduceError", "Result", "__version__", "reduce"]

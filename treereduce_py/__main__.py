@@ -1,0 +1,7 @@
+"""`python -m treereduce_py` runs the command line."""
+
+import sys
+
+from treereduce_py.cli import main
+
+sys.exit(main())

@@ -1,0 +1,250 @@
+"""The library entry point: `reduce(source, language=..., test=...) -> Result`.
+
+It checks that the original is interesting (and times it, to pick a timeout), then runs the
+strategy's stages: each stage repeats passes over a freshly parsed table of the current best until
+a pass changes nothing. The final result is tested once more before it is returned. Everything the
+user sees comes through the event stream; the CLI is a thin layer over this function.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from treereduce_py import events, languages
+from treereduce_py.engine import Budget, Counters, Engine, Judge, Stopped
+from treereduce_py.oracle import CallableOracle, CommandOracle, Oracle, Verdict
+from treereduce_py.output import BestSoFar
+from treereduce_py.strategies import (
+    DEFAULT_STRATEGY,
+    POLISH_STAGES,
+    STRATEGIES,
+    Stage,
+    SyntaxFacts,
+)
+from treereduce_py.syntax import NodeTable
+
+
+class ReduceError(Exception):
+    """Base of the errors `reduce` raises; `exit_code` is what the CLI exits with."""
+
+    exit_code = 1
+
+
+class NotInteresting(ReduceError):
+    """The original input does not pass the test: nothing to reduce."""
+
+    exit_code = 3
+
+    def __init__(self, verdict: Verdict) -> None:
+        super().__init__("the original input is not interesting")
+        self.verdict = verdict
+
+
+class FlakyTest(ReduceError):
+    """The final result, which passed the test before, failed it on the re-test."""
+
+    exit_code = 5
+
+
+@dataclass(frozen=True)
+class Result:
+    """The reduced bytes and what it took to get them."""
+
+    reduced: bytes
+    original_size: int
+    stats: events.Stats
+    reason: str  # "fixpoint", "max-time", "max-tests"
+
+    @property
+    def size(self) -> int:
+        return len(self.reduced)
+
+
+Test = Callable[[bytes], bool] | Oracle
+
+
+def reduce(
+    source: bytes,
+    *,
+    language: str,
+    test: Test,
+    jobs: int | None = None,
+    strategy: str = DEFAULT_STRATEGY,
+    passes: int | None = None,
+    polish: bool = True,
+    syntax: str = "strict",
+    timeout: float | None = None,
+    max_time: float | None = None,
+    max_tests: int | None = None,
+    output: Path | None = None,
+    queries: Sequence[Path] = (),
+    progress: events.EventSink | None = None,
+) -> Result:
+    """Reduce `source` while `test` stays true.
+
+    `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py). `jobs` worker
+    threads run tests in parallel (default: the number of CPUs). `output`, when given, always
+    holds the best result so far, written atomically. `timeout` applies to a `CommandOracle`;
+    None picks one from the first run (10x its time, at least 1 s).
+
+    Raises NotInteresting when the original fails the test, FlakyTest when the final result
+    fails its re-test, languages.UnknownLanguage for an unknown language, KeyError for an
+    unknown strategy, and oracle.OracleStartError when the test command cannot be started.
+    A KeyboardInterrupt stops every test and propagates after the best is on disk.
+    """
+    lang = languages.canonical(language)
+    chosen = STRATEGIES[strategy]
+    oracle = test if isinstance(test, (CommandOracle, CallableOracle)) else _as_oracle(test)
+    jobs = jobs or os.cpu_count() or 1
+    emit: events.EventSink = progress or (lambda _e: None)
+    started = time.monotonic()
+    counters = Counters()
+
+    emit(events.Start(len(source), lang, jobs, strategy, elapsed=0.0))
+    first = oracle.check(source, 0, capture=True)
+    counters.tests += 1
+    if not first.interesting:
+        raise NotInteresting(first)
+    counters.interesting += 1
+    if isinstance(oracle, CommandOracle) and oracle.timeout is None:
+        oracle.timeout = timeout if timeout is not None else max(1.0, 10 * first.seconds)
+
+    deadline = started + max_time if max_time is not None else None
+    judge = Judge(
+        oracle,
+        lang,
+        syntax_strict=(syntax == "strict"),
+        budget=Budget(max_tests, deadline),
+        counters=counters,
+    )
+    original_errors = judge.parse_errors(source)
+    judge.max_errors = original_errors
+    if original_errors:
+        emit(
+            events.Notice(
+                f"the input does not parse cleanly as {lang} ({original_errors} syntax errors); "
+                "reducing it anyway",
+                elapsed=time.monotonic() - started,
+            )
+        )
+    best = BestSoFar(output, source)
+    phase = ""
+    pass_number = 0
+
+    def stats() -> events.Stats:
+        now = time.monotonic()
+        running = tuple(now - t for t in list(judge.running.values()))
+        c = counters
+        return events.Stats(
+            original_size=len(source),
+            size=len(best.data),
+            tests=c.tests,
+            interesting=c.interesting,
+            cache_hits=judge.cache.hits,
+            syntax_rejections=c.syntax_rejections,
+            commit_retries=c.commit_retries,
+            timeouts=c.timeouts,
+            busy=len(running),
+            jobs=jobs,
+            pass_number=pass_number,
+            phase=phase,
+            elapsed=now - started,
+            running=running,
+        )
+
+    engine = Engine(judge, best, jobs, emit, stats)
+    stages = chosen.stages + (POLISH_STAGES if polish else ())
+    reason = "fixpoint"
+    try:
+        for stage in stages:
+            phase = stage.name
+            stage_passes = 0
+            while passes is None or stage_passes < passes:
+                pass_number += 1
+                stage_passes += 1
+                emit(
+                    events.PassChange(
+                        pass_number, phase, len(best.data), elapsed=time.monotonic() - started
+                    )
+                )
+                table, facts = _prepare(stage, best.data, lang, queries)
+                if not engine.run_pass(table, stage.planner(table, facts)):
+                    break
+        if polish:
+            phase = "whitespace"
+            _tidy(best, judge)
+    except Stopped as stop:
+        reason = stop.reason
+    except BaseException:
+        best.flush()
+        raise
+
+    if isinstance(oracle, CommandOracle):
+        oracle.timeout = oracle.timeout and oracle.timeout * 2  # a loaded machine must not fail it
+    final = oracle.check(best.data, 0)
+    counters.tests += 1
+    if not final.interesting:
+        best.flush()
+        raise FlakyTest(
+            "the final result passed the test before but fails it now: is the test "
+            "deterministic? (the last result that passed is kept)"
+        )
+    best.flush()
+    result = Result(best.data, len(source), stats(), reason)
+    emit(events.Done(result.stats, reason, elapsed=time.monotonic() - started))
+    return result
+
+
+def _as_oracle(test: Test) -> Oracle:
+    if callable(test) and not hasattr(test, "check"):
+        return CallableOracle(test)
+    return test  # type: ignore[return-value]  # any object with the Oracle methods
+
+
+def _prepare(
+    stage: Stage, text: bytes, lang: str, queries: Sequence[Path]
+) -> tuple[NodeTable, SyntaxFacts]:
+    if stage.table == "lines":
+        return NodeTable.from_lines(text), SyntaxFacts()
+    if stage.table == "tokens":
+        return NodeTable.from_tokens(text), SyntaxFacts()
+    parser = languages.new_parser(lang)
+    tree = parser.parse(text)
+    table = NodeTable.from_tree(text, tree)
+    hints: list[tuple[int, int, int, bytes]] = []
+    if stage.replace:
+        hints = _hints(lang, tree, queries)
+    return table, SyntaxFacts.build(table, languages.get_language(lang), hints)
+
+
+def _hints(
+    lang: str, tree: tree_sitter.Tree, queries: Sequence[Path]
+) -> list[tuple[int, int, int, bytes]]:
+    from treereduce_py.hints import load_hints
+
+    hints = load_hints(lang, languages.get_language(lang), tuple(queries))
+    return [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
+
+
+_BLANK_RUNS = re.compile(rb"\n[ \t]*\n(?:[ \t]*\n)+")
+_TRAILING = re.compile(rb"[ \t]+(?=\r?\n|$)")
+
+
+def tidy_whitespace(text: bytes) -> bytes:
+    """Trailing spaces removed, runs of blank lines collapsed to one, leading blank lines gone."""
+    text = _TRAILING.sub(b"", text)
+    text = _BLANK_RUNS.sub(b"\n\n", text)
+    return text.lstrip(b"\r\n")
+
+
+def _tidy(best: BestSoFar, judge: Judge) -> None:
+    candidate = tidy_whitespace(best.data)
+    if len(candidate) < len(best.data) and judge(candidate, 0):
+        best.offer(candidate)

@@ -1,0 +1,293 @@
+"""The command line: `treereduce-py [options] INPUT -- COMMAND [ARG...]`, a thin layer over `api`.
+
+It turns arguments into an oracle, an output path and a reporter, calls `api.reduce`, and maps
+every failure to a one-line message and a distinct exit code (see EXIT_CODES).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import signal
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from types import FrameType
+
+from treereduce_py import __version__, api, languages, ui
+from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
+from treereduce_py.output import OutputError, default_output_path
+from treereduce_py.strategies import DEFAULT_STRATEGY, STRATEGIES
+
+EXIT_CODES = {
+    0: "success: the result is written and passed a final re-test",
+    1: "internal error",
+    2: "usage error (bad option, missing or unreadable input, unknown language, output exists)",
+    3: "the original input is not interesting: fix the test first",
+    4: "the test command cannot be started (not found or not executable)",
+    5: "the final result failed its re-test (the test is not deterministic?)",
+    130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk",
+}
+
+EPILOG = (
+    "A candidate is interesting when ALL given criteria hold: the exit code is one of "
+    "--exit-code (default 0), and each --stdout-regex/--stderr-regex matches and each "
+    "--not-stdout-regex/--not-stderr-regex does not.\n"
+    "An argument @@ (or @@.ext, keeping the suffix compilers need) becomes the path of a file "
+    "holding the candidate; without one the candidate goes to the command's standard input. "
+    "Each worker runs the command in its own temporary directory; no shell is used unless the "
+    "command is one.\n\nexit codes:\n"
+    + "\n".join(f"  {code:>3}  {text}" for code, text in EXIT_CODES.items())
+)
+
+
+class UsageError(Exception):
+    pass
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="treereduce-py",
+        usage="treereduce-py [options] INPUT -- COMMAND [ARG...]",
+        description="Reduce INPUT to a small file that still makes COMMAND interesting.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("input", metavar="INPUT", help="the file to reduce ('-' reads stdin)")
+    p.add_argument("-l", "--lang", help="language name (default: from the extension/shebang)")
+    p.add_argument(
+        "-o", "--output", help="where to write the result (default NAME.reduced.EXT; '-': stdout)"
+    )
+    p.add_argument("-f", "--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel tests")
+    p.add_argument("--timeout", type=_positive_float, help="seconds per test (default: adaptive)")
+    p.add_argument(
+        "--exit-code",
+        type=int,
+        action="append",
+        dest="exit_codes",
+        help="an interesting exit code (repeatable; default 0)",
+    )
+    for name in ("stdout-regex", "stderr-regex", "not-stdout-regex", "not-stderr-regex"):
+        p.add_argument(f"--{name}", type=_regex, metavar="RE")
+    p.add_argument(
+        "--strategy",
+        choices=sorted(STRATEGIES),
+        default=DEFAULT_STRATEGY,
+        help=f"reduction preset (default {DEFAULT_STRATEGY}); see docs/strategies.md",
+    )
+    p.add_argument("--passes", type=_positive_int, help="cap on passes per stage")
+    p.add_argument("--fast", action="store_true", help="one pass per stage, no text polishing")
+    p.add_argument(
+        "--syntax",
+        choices=("strict", "off"),
+        default="strict",
+        help="strict: never test a candidate with more parse errors than the best",
+    )
+    p.add_argument("--queries", type=Path, action="append", default=[], metavar="DIR",
+                   help="extra query directory (DIR/LANG/*.scm), repeatable")  # fmt: skip
+    p.add_argument("--max-time", type=_positive_float, metavar="SECS", help="time budget")
+    p.add_argument("--max-tests", type=_positive_int, metavar="N", help="test budget")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    out.add_argument("--json", action="store_true", help="JSON event lines on stderr")
+    p.add_argument("-v", "--verbose", action="store_true", help="per-pass statistics")
+    p.add_argument("--show-best", action="store_true", help="preview the best result live")
+    p.add_argument("--version", action="version", version=f"treereduce-py {__version__}")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    if "--" in args_list:
+        cut = args_list.index("--")
+        options, command = args_list[:cut], args_list[cut + 1 :]
+    else:
+        options, command = args_list, []
+    args = parser.parse_args(options)
+    if not command:
+        parser.error("missing the test command: put it after '--' (INPUT -- COMMAND [ARG...])")
+    try:
+        return _run(args, command)
+    except UsageError as e:
+        print(f"treereduce-py: error: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace, command: list[str]) -> int:
+    source, input_path = _read_input(args.input)
+    lang = _language(args.lang, input_path, source)
+    output = _output_path(args.output, input_path, args.force)
+    criteria = Criteria(
+        exit_codes=frozenset(args.exit_codes or [0]),
+        stdout_regex=args.stdout_regex,
+        stderr_regex=args.stderr_regex,
+        not_stdout_regex=args.not_stdout_regex,
+        not_stderr_regex=args.not_stderr_regex,
+    )
+    input_name = input_path.name if input_path is not None else f"input{_suffix_for(lang)}"
+    mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
+    reporter = ui.make_reporter(
+        mode=mode,
+        stream=sys.stderr,
+        verbose=args.verbose,
+        show_best=(lambda: _preview(output, source)) if args.show_best else None,
+    )
+    _sigterm_as_interrupt()
+    started = time.monotonic()
+    with CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name) as oracle:
+        try:
+            result = api.reduce(
+                source,
+                language=lang,
+                test=oracle,
+                jobs=args.jobs,
+                strategy=args.strategy,
+                passes=1 if args.fast else args.passes,
+                polish=not args.fast,
+                syntax=args.syntax,
+                timeout=args.timeout,
+                max_time=args.max_time,
+                max_tests=args.max_tests,
+                output=output,
+                queries=args.queries,
+                progress=reporter,
+            )
+        except api.NotInteresting as e:
+            reporter.close()
+            _explain_not_interesting(e, command)
+            return e.exit_code
+        except api.ReduceError as e:
+            reporter.close()
+            print(f"treereduce-py: error: {e}", file=sys.stderr)
+            return e.exit_code
+        except OracleStartError as e:
+            reporter.close()
+            print(f"treereduce-py: error: {e}", file=sys.stderr)
+            return 4
+        except OutputError as e:
+            reporter.close()
+            print(f"treereduce-py: error: {e}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            reporter.close()
+            where = f" in {output}" if output is not None else ""
+            elapsed = time.monotonic() - started
+            print(
+                f"treereduce-py: interrupted after {elapsed:.1f} s; the best result so far is"
+                f"{where or ' lost (output was stdout)'}",
+                file=sys.stderr,
+            )
+            return 130
+    reporter.close()
+    if output is None:
+        sys.stdout.buffer.write(result.reduced)
+        sys.stdout.buffer.flush()
+    return 0
+
+
+def _preview(output: Path | None, source: bytes) -> bytes:
+    """The best so far, for --show-best: read back from the output file (always complete)."""
+    if output is not None:
+        with contextlib.suppress(OSError):
+            return output.read_bytes()
+    return source
+
+
+def _read_input(name: str) -> tuple[bytes, Path | None]:
+    if name == "-":
+        return sys.stdin.buffer.read(), None
+    path = Path(name)
+    try:
+        return path.read_bytes(), path
+    except FileNotFoundError:
+        raise UsageError(f"no such file: {name}") from None
+    except IsADirectoryError:
+        raise UsageError(f"is a directory, not a file: {name}") from None
+    except OSError as e:
+        raise UsageError(f"cannot read {name}: {e.strerror}") from None
+
+
+def _language(name: str | None, path: Path | None, data: bytes) -> str:
+    try:
+        if name is not None:
+            return languages.canonical(name)
+    except languages.UnknownLanguage as e:
+        raise UsageError(str(e)) from None
+    detected = languages.detect(path, data)
+    if detected is None:
+        what = path if path is not None else "standard input"
+        raise UsageError(f"cannot tell the language of {what}: name it with -l/--lang")
+    return detected
+
+
+def _output_path(option: str | None, input_path: Path | None, force: bool) -> Path | None:
+    if option == "-" or (option is None and input_path is None):
+        return None
+    assert option is not None or input_path is not None
+    path = Path(option) if option is not None else default_output_path(input_path)  # type: ignore[arg-type]
+    if input_path is not None and path.exists() and path.resolve() == input_path.resolve():
+        raise UsageError(f"the output {path} is the input: the input is never overwritten")
+    if path.exists() and not force:
+        raise UsageError(f"{path} exists: pass --force to overwrite it, or -o another path")
+    if path.is_dir():
+        raise UsageError(f"the output {path} is a directory")
+    if not path.parent.exists():
+        raise UsageError(f"the output's directory does not exist: {path.parent}")
+    return path
+
+
+def _suffix_for(lang: str) -> str:
+    return {"c": ".c", "cpp": ".cpp", "rust": ".rs", "python": ".py", "javascript": ".js"}.get(
+        lang, ""
+    )
+
+
+def _explain_not_interesting(e: api.NotInteresting, command: list[str]) -> None:
+    v = e.verdict
+    status = "timed out" if v.timed_out else f"exited with {v.exit_code}"
+    print(
+        f"treereduce-py: error: the original input is not interesting: `{' '.join(command)}` "
+        f"{status}; fix the test so it passes on the input",
+        file=sys.stderr,
+    )
+    tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-5:]
+    for line in tail:
+        print(f"  stderr: {line}", file=sys.stderr)
+
+
+def _sigterm_as_interrupt() -> None:
+    def handler(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    if os.name == "posix":
+        signal.signal(signal.SIGTERM, handler)
+
+
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _regex(text: str) -> re.Pattern[bytes]:
+    try:
+        return re.compile(text.encode(), re.MULTILINE)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"bad regular expression {text!r}: {e}") from None
+
+
+if __name__ == "__main__":
+    sys.exit(main())

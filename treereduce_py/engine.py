@@ -1,0 +1,241 @@
+"""The parallel engine: worker threads, the task heap, optimistic commits.
+
+One pass works on one `NodeTable`. Each worker pops the task with the largest expected gain,
+applies it to a snapshot of the global edits, renders the candidate and asks the `Judge`. If the
+candidate is interesting and nobody committed since the snapshot, it becomes the new global state;
+otherwise the task is re-applied to the newer edits and judged again (a content-identical
+candidate is answered by the cache, so a rebase that changes nothing costs no test). Follow-up
+tasks from the strategy are pushed before the worker reports the task done, so "heap empty and
+no task running" means the pass is over.
+
+The only way to change the best is `_commit`, and it is only reached with a candidate the judge
+answered True, which only happens when the oracle said so (directly or through the cache): no
+uninteresting candidate can ever be committed.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from treereduce_py import events
+from treereduce_py.cache import Cache, digest
+from treereduce_py.edits import Edits, render
+from treereduce_py.heap import TaskHeap
+from treereduce_py.languages import count_errors, new_parser
+from treereduce_py.oracle import Oracle
+from treereduce_py.output import BestSoFar
+from treereduce_py.syntax import NodeTable
+from treereduce_py.tasks import Task, anchor, gain, task_edits
+
+
+class Planner(Protocol):
+    """The tasks of one pass: the first ones, and the follow-ups of each finished task."""
+
+    def initial(self) -> Iterable[Task]: ...
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]: ...
+
+
+class Stopped(Exception):
+    """The run was stopped by a budget (time or tests); the best so far stands."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass
+class Counters:
+    """Mutable run counters, updated under the engine's lock."""
+
+    tests: int = 0
+    interesting: int = 0
+    syntax_rejections: int = 0
+    commit_retries: int = 0
+    timeouts: int = 0
+
+
+@dataclass(frozen=True)
+class Budget:
+    max_tests: int | None = None
+    deadline: float | None = None  # time.monotonic() value
+
+
+@dataclass
+class _State:
+    edits: Edits
+    text: bytes
+
+
+class Judge:
+    """Decides whether a candidate is interesting: cache, then syntax check, then the oracle."""
+
+    def __init__(
+        self,
+        oracle: Oracle,
+        language: str,
+        *,
+        syntax_strict: bool,
+        budget: Budget,
+        counters: Counters,
+    ) -> None:
+        self.oracle = oracle
+        self.language = language
+        self.syntax_strict = syntax_strict
+        self.budget = budget
+        self.counters = counters
+        self.cache = Cache()
+        self.max_errors = 0
+        self.lock = threading.Lock()
+        self.stop_reason: str | None = None
+        self._local = threading.local()
+        # Seconds each worker's running test started at (monotonic), for the UI.
+        self.running: dict[int, float] = {}
+
+    def parse_errors(self, text: bytes) -> int:
+        parser = getattr(self._local, "parser", None)
+        if parser is None:
+            parser = self._local.parser = new_parser(self.language)
+        return count_errors(parser.parse(text))
+
+    def __call__(self, candidate: bytes, worker: int) -> bool:
+        key = digest(candidate)
+        known = self.cache.get(key)
+        if known is not None:
+            return known
+        if self.syntax_strict and self.parse_errors(candidate) > self.max_errors:
+            with self.lock:
+                self.counters.syntax_rejections += 1
+            self.cache.put(key, len(candidate), False)
+            return False
+        if not self._may_test():
+            return False
+        self.running[worker] = time.monotonic()
+        try:
+            verdict = self.oracle.check(candidate, worker)
+        finally:
+            self.running.pop(worker, None)
+        with self.lock:
+            self.counters.tests += 1
+            self.counters.interesting += verdict.interesting
+            self.counters.timeouts += verdict.timed_out
+        if self.stop_reason is not None:
+            return False  # a cancelled test says nothing about the candidate
+        self.cache.put(key, len(candidate), verdict.interesting)
+        return verdict.interesting
+
+    def _may_test(self) -> bool:
+        b = self.budget
+        with self.lock:
+            if self.stop_reason is not None:
+                return False
+            if b.max_tests is not None and self.counters.tests >= b.max_tests:
+                self.stop_reason = "max-tests"
+            elif b.deadline is not None and time.monotonic() >= b.deadline:
+                self.stop_reason = "max-time"
+            return self.stop_reason is None
+
+    def stop(self, reason: str) -> None:
+        with self.lock:
+            if self.stop_reason is None:
+                self.stop_reason = reason
+        self.oracle.cancel()
+
+
+@dataclass
+class Engine:
+    """Runs passes of tasks over node tables with `jobs` worker threads."""
+
+    judge: Judge
+    best: BestSoFar
+    jobs: int
+    emit: events.EventSink
+    stats: Callable[[], events.Stats]
+    progress_interval: float = 0.25
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def run_pass(self, table: NodeTable, planner: Planner) -> bool:
+        """Run one pass to exhaustion; True if it improved the best.
+
+        Raises Stopped when a budget ran out, and re-raises a worker's exception (or a
+        KeyboardInterrupt in the calling thread) after stopping every worker and test.
+        """
+        self._state = _State(Edits(), table.source)
+        self._table = table
+        self._planner = planner
+        heap: TaskHeap[Task] = TaskHeap()
+        heap.push_all((t, gain(table, t), anchor(t)) for t in planner.initial())
+        self._heap = heap
+        self._failure: BaseException | None = None
+        threads = [
+            threading.Thread(
+                target=self._work, args=(w,), name=f"treereduce-worker-{w}", daemon=True
+            )
+            for w in range(self.jobs)
+        ]
+        for t in threads:
+            t.start()
+        try:
+            while any(t.is_alive() for t in threads):
+                threads[0].join(self.progress_interval)
+                for t in threads[1:]:
+                    t.join(0)
+                stats = self.stats()
+                self.emit(events.Progress(stats, elapsed=stats.elapsed))
+                if self.judge.stop_reason is not None:
+                    heap.close()
+        except BaseException:
+            self.judge.stop("interrupted")
+            heap.close()
+            for t in threads:
+                t.join()
+            raise
+        if self._failure is not None:
+            raise self._failure
+        if self.judge.stop_reason is not None:
+            raise Stopped(self.judge.stop_reason)
+        return len(self._state.edits) > 0
+
+    def _work(self, worker: int) -> None:
+        heap = self._heap
+        while (task := heap.pop()) is not None:
+            try:
+                accepted = self._attempt(task, worker)
+                follow = self._planner.after(task, accepted, self._state.edits)
+                heap.push_all((t, gain(self._table, t), anchor(t)) for t in follow)
+            except BaseException as e:  # surfaced by run_pass in the main thread
+                if self._failure is None:
+                    self._failure = e
+                self.judge.stop("error")
+                heap.close()
+            finally:
+                heap.done()
+
+    def _attempt(self, task: Task, worker: int) -> bool:
+        table = self._table
+        while self.judge.stop_reason is None:
+            base = self._state
+            edits = task_edits(table, base.edits, task)
+            if edits is None:
+                return False
+            candidate = render(table, edits)
+            if len(candidate) >= len(base.text):
+                return False
+            if not self.judge(candidate, worker):
+                return False
+            with self._lock:
+                if self._state is base:
+                    self._state = _State(edits, candidate)
+                    self.best.offer(candidate)  # under the lock: writes land in commit order
+                    self.judge.cache.shrink_to(len(candidate))
+                    break
+                self.judge.counters.commit_retries += 1
+        else:
+            return False
+        stats = self.stats()
+        self.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
+        return True

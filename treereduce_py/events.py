@@ -1,0 +1,120 @@
+"""The one stream of events a reduction emits.
+
+The engine reports what happens as small frozen values; the terminal UI, the plain log lines, the
+`--json` output and API progress callbacks all consume this same stream, so they can never
+disagree. Every event carries the elapsed wall time; `to_json` gives the documented wire form
+(see docs/events.md).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Stats:
+    """Counters of a run so far; all fields are monotone except `size` and `busy`."""
+
+    original_size: int
+    size: int
+    tests: int = 0
+    interesting: int = 0
+    cache_hits: int = 0
+    syntax_rejections: int = 0
+    commit_retries: int = 0
+    timeouts: int = 0
+    busy: int = 0
+    jobs: int = 1
+    pass_number: int = 0
+    phase: str = ""
+    elapsed: float = 0.0
+    # Seconds each currently running test has been running (for a slow test, the UI shows it).
+    running: tuple[float, ...] = ()
+
+    @property
+    def reduced_fraction(self) -> float:
+        """Share of the original removed so far, 0.0 to 1.0."""
+        if self.original_size == 0:
+            return 0.0
+        return 1.0 - self.size / self.original_size
+
+
+@dataclass(frozen=True)
+class Start:
+    original_size: int
+    language: str
+    jobs: int
+    strategy: str
+    command: tuple[str, ...] = ()
+    signature: str | None = None
+    elapsed: float = 0.0
+    kind: str = field(default="start", init=False)
+
+
+@dataclass(frozen=True)
+class Progress:
+    stats: Stats
+    elapsed: float = 0.0
+    kind: str = field(default="progress", init=False)
+
+
+@dataclass(frozen=True)
+class Improvement:
+    size: int
+    stats: Stats
+    elapsed: float = 0.0
+    kind: str = field(default="improvement", init=False)
+
+
+@dataclass(frozen=True)
+class PassChange:
+    pass_number: int
+    phase: str
+    size: int
+    elapsed: float = 0.0
+    kind: str = field(default="pass", init=False)
+
+
+@dataclass(frozen=True)
+class Notice:
+    message: str
+    elapsed: float = 0.0
+    kind: str = field(default="warning", init=False)
+
+
+@dataclass(frozen=True)
+class Done:
+    stats: Stats
+    reason: str  # "fixpoint", "max-time", "max-tests", "interrupted"
+    elapsed: float = 0.0
+    kind: str = field(default="done", init=False)
+
+
+Event = Start | Progress | Improvement | PassChange | Notice | Done
+EventSink = Callable[[Event], None]
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """The wire form of an event: a flat JSON object with `event` naming its kind."""
+    body = dataclasses.asdict(event)
+    kind = body.pop("kind")
+    stats = body.pop("stats", None)
+    out: dict[str, Any] = {"event": kind, "schema": SCHEMA_VERSION}
+    out.update(body)
+    if stats is not None:
+        stats["running"] = list(stats["running"])
+        out["stats"] = stats
+    if "command" in out:
+        out["command"] = list(out["command"])
+    return out
+
+
+def to_json(event: Event) -> str:
+    """One line of newline-delimited JSON."""
+    return json.dumps(to_dict(event), separators=(",", ":"), sort_keys=True)

@@ -1,0 +1,89 @@
+"""The one place that writes the user's result: atomically, and never the input.
+
+The best result so far is always on disk, complete and interesting: each improvement is written
+to a temporary file in the output's directory and renamed over the output (`os.replace` is atomic
+on POSIX), so a reader, a crash or a Ctrl-C never sees half a file. Writes carry a sequence
+number, so a slow writer can never replace a newer best with an older one.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+
+class OutputError(Exception):
+    """The output cannot be written (a one-line message naming the path)."""
+
+
+def default_output_path(input_path: Path) -> Path:
+    """`NAME.reduced.EXT` next to the input (`crash.c` -> `crash.reduced.c`)."""
+    return input_path.with_name(f"{input_path.stem}.reduced{input_path.suffix}")
+
+
+def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
+    """Write `data` to `path` through a temporary file and a rename."""
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as e:
+        raise OutputError(f"cannot write {path}: {e.strerror}") from e
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class BestSoFar:
+    """Holds the best candidate and keeps the output file in step with it.
+
+    With `path` None (output to stdout) nothing is written during the run; `emit` writes the
+    final result to stdout.
+    """
+
+    def __init__(self, path: Path | None, initial: bytes, mode: int | None = None) -> None:
+        self.path = path
+        self.data = initial
+        self._mode = mode
+        self._seq = 0
+        self._written = -1
+        self._lock = threading.Lock()
+
+    def offer(self, data: bytes) -> None:
+        """Record a new best (the caller guarantees it is interesting) and write it out."""
+        with self._lock:
+            self._seq += 1
+            self.data = data
+            seq = self._seq
+        self._write(seq, data)
+
+    def flush(self) -> None:
+        """Make sure the latest best is on disk."""
+        with self._lock:
+            seq, data = self._seq, self.data
+        self._write(seq, data)
+
+    def _write(self, seq: int, data: bytes) -> None:
+        if self.path is None:
+            return
+        with self._lock:
+            if seq <= self._written:
+                return
+            write_atomic(self.path, data, self._mode)
+            self._written = seq
+
+    def emit(self) -> None:
+        """Final delivery: to stdout when there is no output path, else flush."""
+        if self.path is None:
+            sys.stdout.buffer.write(self.data)
+            sys.stdout.buffer.flush()
+        else:
+            self.flush()

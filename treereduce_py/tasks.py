@@ -1,0 +1,107 @@
+"""Reduction tasks: small frozen values saying which edit to try.
+
+A task names nodes of the pass's `NodeTable`; `task_edits` turns it into concrete (node,
+replacement) pairs against the *current* edits, so a task created against an older version can be
+re-applied after another worker committed (the optimistic rebase). A task whose nodes vanished
+under a committed edit simply no longer applies.
+
+`gain` is the number of bytes the task is expected to remove: the task heap pops the largest gain
+first (PARDIS's priority, seed 001), and ties are broken by the node's position so the order does
+not depend on thread timing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from treereduce_py.edits import Edits, render
+from treereduce_py.syntax import NodeTable
+
+
+@dataclass(frozen=True)
+class Delete:
+    """Delete a node's subtree (and the list separator next to it)."""
+
+    node: int
+
+
+@dataclass(frozen=True)
+class Replace:
+    """Replace a node by a fixed, shorter text (a minimal fragment such as `{}` or `0`)."""
+
+    node: int
+    text: bytes
+
+
+@dataclass(frozen=True)
+class Hoist:
+    """Replace a node by one of its descendants (`5 + (3 * y)` -> `y`)."""
+
+    node: int
+    target: int
+
+
+@dataclass(frozen=True)
+class DeleteChunk:
+    """Delete several sibling nodes at once: one chunk of a CDD/ddmin round over a child list.
+
+    `group` identifies the list reduction this chunk belongs to (the strategy keeps its state);
+    `round` and `index` identify the chunk within it.
+    """
+
+    nodes: tuple[int, ...]
+    group: int = 0
+    round: int = 0
+    index: int = 0
+    complement: bool = field(default=False)
+
+
+Task = Delete | Replace | Hoist | DeleteChunk
+
+
+def anchor(task: Task) -> int:
+    """The first node a task touches: the deterministic tie-break between equal gains."""
+    if isinstance(task, DeleteChunk):
+        return task.nodes[0] if task.nodes else 0
+    return task.node
+
+
+def gain(table: NodeTable, task: Task) -> int:
+    """Bytes the task removes from the original text of the pass (an upper bound later on)."""
+    if isinstance(task, Delete):
+        return table.size(task.node)
+    if isinstance(task, Replace):
+        return table.size(task.node) - len(task.text)
+    if isinstance(task, Hoist):
+        return table.size(task.node) - table.size(task.target)
+    return sum(table.size(n) for n in task.nodes)
+
+
+def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
+    """The edits with `task` applied, or None when the task no longer applies to them."""
+    if isinstance(task, Delete):
+        return edits.with_edits(table, _deletion(table, edits, task.node))
+    if isinstance(task, DeleteChunk):
+        pairs: list[tuple[int, bytes]] = []
+        for n in task.nodes:
+            if not edits.is_live(table, n):
+                continue  # already gone: the rest of the chunk still applies
+            pairs.extend(_deletion(table, edits, n, taken={p for p, _ in pairs}))
+        return edits.with_edits(table, pairs) if pairs else None
+    if isinstance(task, Replace):
+        if not edits.is_live(table, task.node):
+            return None
+        return edits.with_edit(table, task.node, task.text)
+    if not edits.is_live(table, task.node) or not edits.is_live(table, task.target):
+        return None
+    return edits.with_edit(table, task.node, render(table, edits, task.target))
+
+
+def _deletion(
+    table: NodeTable, edits: Edits, node: int, taken: set[int] | None = None
+) -> list[tuple[int, bytes]]:
+    pairs = [(node, b"")]
+    sep = table.separator_for(node)
+    if sep is not None and edits.is_live(table, sep) and (taken is None or sep not in taken):
+        pairs.append((sep, b""))
+    return pairs
