@@ -12,8 +12,23 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test]'
 	touch $(STAMP)
 
+DEMO_OUT := .demo
+
+# Two real reductions: a Python program whose traceback must keep its KeyError, and (when gcc is
+# here) a C program that must still compile and die of a segmentation fault.
 demo: $(STAMP)
-	$(BIN)/python examples/demo.py
+	@mkdir -p $(DEMO_OUT)
+	@echo "== Python: keep \"KeyError: 'E500'\" in the traceback of examples/python/inventory.py"
+	$(BIN)/treereduce-py examples/python/inventory.py -o $(DEMO_OUT)/inventory.py --force \
+	    --exit-code 1 --stderr-regex "KeyError: 'E500'" -- $(BIN)/python @@
+	@echo "-- before: $$(wc -c < examples/python/inventory.py) bytes; after: $$(wc -c < $(DEMO_OUT)/inventory.py) bytes:"
+	@cat $(DEMO_OUT)/inventory.py; echo
+	@if command -v gcc >/dev/null; then \
+	    echo "== C: keep the segmentation fault of examples/c/crash.c (test: examples/c/check.sh)"; \
+	    $(BIN)/treereduce-py examples/c/crash.c -o $(DEMO_OUT)/crash.c --force -- ./examples/c/check.sh @@ && \
+	    echo "-- before: $$(wc -c < examples/c/crash.c) bytes; after: $$(wc -c < $(DEMO_OUT)/crash.c) bytes:" && \
+	    cat $(DEMO_OUT)/crash.c; echo; \
+	else echo "(gcc not found: skipping the C demo)"; fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -32,4 +47,4 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(DEMO_OUT) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -18,6 +18,7 @@ from pathlib import Path
 import tree_sitter
 
 from treereduce_py import events, languages
+from treereduce_py.cdd import DEFAULT_P0
 from treereduce_py.engine import Budget, Counters, Engine, Judge, Stopped
 from treereduce_py.oracle import CallableOracle, CommandOracle, Oracle, Verdict
 from treereduce_py.output import BestSoFar
@@ -85,6 +86,7 @@ def reduce(
     max_tests: int | None = None,
     output: Path | None = None,
     queries: Sequence[Path] = (),
+    p0: float = DEFAULT_P0,
     progress: events.EventSink | None = None,
 ) -> Result:
     """Reduce `source` while `test` stays true.
@@ -175,7 +177,7 @@ def reduce(
                     )
                 )
                 table, facts = _prepare(stage, best.data, lang, queries)
-                if not engine.run_pass(table, stage.planner(table, facts)):
+                if not engine.run_pass(table, stage.planner(table, facts, p0)):
                     break
         if polish:
             phase = "whitespace"

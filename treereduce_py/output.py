@@ -8,9 +8,12 @@ number, so a slow writer can never replace a newer best with an older one.
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import secrets
+import stat
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -25,21 +28,42 @@ def default_output_path(input_path: Path) -> Path:
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
-    """Write `data` to `path` through a temporary file and a rename."""
+    """Write `data` to `path` through a temporary file and a rename: `path` holds either its old
+    content or all of `data`, and no temporary file is left behind.
+
+    The file gets `mode` if given, else the mode of the file it replaces, else the usual mode for a
+    new file (0o666 minus the umask). Raises OutputError (naming the path) on any OS error.
+    """
     directory = path.parent if str(path.parent) else Path(".")
+    if mode is None:
+        with contextlib.suppress(OSError):
+            mode = stat.S_IMODE(path.stat().st_mode)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        fd, tmp = _create_temp(directory, path.name)
     except OSError as e:
-        raise OutputError(f"cannot write {path}: {e.strerror}") from e
+        raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+    except BaseException as e:
+        tmp.unlink(missing_ok=True)
+        if isinstance(e, OSError):
+            raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
         raise
+
+
+def _create_temp(directory: Path, name: str) -> tuple[int, Path]:
+    # Not tempfile.mkstemp: its files are 0o600, and the result should get the umask's default.
+    for _ in range(100):
+        tmp = directory / f".{name}.{secrets.token_hex(4)}.tmp"
+        try:
+            return os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666), tmp
+        except FileExistsError:
+            continue
+    raise FileExistsError(errno.EEXIST, "no free temporary file name", str(directory))
 
 
 class BestSoFar:

@@ -14,12 +14,16 @@ descendants (chi(n)) in its place.
 
 from __future__ import annotations
 
+import collections
+import itertools
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
 import tree_sitter
 
+from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
 from treereduce_py.engine import Planner
 from treereduce_py.syntax import NodeTable
@@ -106,72 +110,273 @@ def chi(table: NodeTable, facts: SyntaxFacts, node: int, limit: int = MAX_HOISTS
     return found[:limit]
 
 
+class _ListReductions:
+    """The state of every CDD/ddmin list reduction running in one pass.
+
+    Each list reduction is a group of sibling nodes; its current round's chunks are independent
+    `DeleteChunk` tasks. When the last chunk of a round has been answered, the group reads which
+    of its nodes the global edits removed and asks the schedule for the next round.
+    """
+
+    def __init__(self, table: NodeTable, schedule: ListSchedule) -> None:
+        self.table = table
+        self.schedule = schedule
+        self._lock = threading.Lock()
+        self._groups: dict[int, tuple[list[int], Round, int]] = {}
+        self._ids = itertools.count(1)
+
+    def start(self, nodes: Sequence[int]) -> list[Task]:
+        first = self.schedule.first(len(nodes))
+        if first is None:
+            return []
+        with self._lock:
+            gid = next(self._ids)
+            self._groups[gid] = (list(nodes), first, len(first.chunks))
+        return self._tasks(gid, list(nodes), first)
+
+    def active(self, gid: int) -> bool:
+        with self._lock:
+            return gid in self._groups
+
+    def finish(self, task: DeleteChunk, edits: Edits) -> list[Task]:
+        """Record that a chunk was answered; the next round's tasks when the round is over."""
+        with self._lock:
+            nodes, rnd, outstanding = self._groups[task.group]
+            outstanding -= 1
+            if outstanding > 0:
+                self._groups[task.group] = (nodes, rnd, outstanding)
+                return []
+            deleted = frozenset(k for k, n in enumerate(nodes) if not edits.is_live(self.table, n))
+            nxt = self.schedule.next(rnd, deleted)
+            remaining = [n for k, n in enumerate(nodes) if k not in deleted]
+            if nxt is None:
+                del self._groups[task.group]
+                return []
+            self._groups[task.group] = (remaining, nxt, len(nxt.chunks))
+        return self._tasks(task.group, remaining, nxt)
+
+    def _tasks(self, gid: int, nodes: list[int], rnd: Round) -> list[Task]:
+        out: list[Task] = []
+        everything = range(len(nodes))
+        for k, chunk in enumerate(rnd.chunks):
+            picked = (
+                [i for i in everything if i not in set(chunk)] if rnd.complement else list(chunk)
+            )
+            if picked:
+                out.append(
+                    DeleteChunk(
+                        tuple(nodes[i] for i in picked), gid, rnd.counter, k, rnd.complement
+                    )
+                )
+        if not out:  # a round with nothing to test still has to advance the group
+            out.append(DeleteChunk((), gid, rnd.counter, 0, rnd.complement))
+        with self._lock:
+            nodes_, rnd_, _ = self._groups[gid]
+            self._groups[gid] = (nodes_, rnd_, len(out))
+        return out
+
+
+# Child lists shorter than this are reduced one child at a time (CDD's last round anyway).
+LIST_MIN = 4
+
+
 @dataclass
 class TreePlanner:
-    """Largest subtree first; on a failed deletion, explore the node's children."""
+    """Largest subtree first; on a failed deletion, explore the node's children.
+
+    Children lists of LIST_MIN or more named nodes are reduced with the list schedule (CDD by
+    default); a child that survives its list reduction is then explored the same way. Each
+    explored child is also offered its replacements and hoists.
+    """
 
     table: NodeTable
     facts: SyntaxFacts
+    schedule: ListSchedule = field(default_factory=cdd)
     hoist: bool = True
     replace: bool = True
+
+    def __post_init__(self) -> None:
+        self.lists = _ListReductions(self.table, self.schedule)
 
     def initial(self) -> Iterable[Task]:
         return [Delete(0)]
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        if isinstance(task, DeleteChunk):
+            out = self.lists.finish(task, edits)
+            if not accepted and len(task.nodes) == 1 and not task.complement:
+                out.extend(self.alternatives(task.nodes[0]))
+                out.extend(self.explore(task.nodes[0]))
+            return out
         if accepted or not isinstance(task, Delete):
             return ()
         return self.explore(task.node)
 
     def explore(self, node: int) -> list[Task]:
+        table = self.table
+        kids = [c for c in table.children(node) if table.named[c]]
+        if len(kids) >= LIST_MIN:
+            return self.lists.start(kids)
+        out: list[Task] = []
+        for c in kids:
+            if table.size(c) > 0:
+                out.append(Delete(c))
+                out.extend(self.alternatives(c))
+            else:
+                out.extend(self.explore(c))
+        return out
+
+    def alternatives(self, c: int) -> list[Task]:
+        """Replacements and hoists for node `c` (tried when deleting it failed)."""
         table, facts = self.table, self.facts
         out: list[Task] = []
-        for c in table.children(node):
-            if not table.named[c]:
-                continue
+        if self.replace:
             size = table.size(c)
-            if size > 0:
-                out.append(Delete(c))
-            if self.replace:
-                text = table.text(c)
-                for r in facts.replacements.get(c, ()):
-                    out.append(Replace(c, r))
-                small = facts.smallest_of_kind.get(table.kind_name(c))
-                if small is not None and len(small) < size and small != text:
-                    out.append(Replace(c, small))
-            if self.hoist:
-                out.extend(Hoist(c, d) for d in chi(table, facts, c))
-            if size == 0:
-                out.extend(self.explore(c))
+            text = table.text(c)
+            out.extend(Replace(c, r) for r in facts.replacements.get(c, ()))
+            small = facts.smallest_of_kind.get(table.kind_name(c))
+            if small is not None and len(small) < size and small != text:
+                out.append(Replace(c, small))
+        if self.hoist:
+            out.extend(Hoist(c, d) for d in chi(table, facts, c))
         return out
 
 
 @dataclass
 class FlatPlanner:
-    """Delete each child of the root (each line or token), largest first."""
+    """Reduce the root's children (the lines or tokens) as one list with the list schedule."""
 
     table: NodeTable
+    schedule: ListSchedule = field(default_factory=cdd)
+
+    def __post_init__(self) -> None:
+        self.lists = _ListReductions(self.table, self.schedule)
 
     def initial(self) -> Iterable[Task]:
-        return [Delete(c) for c in self.table.children(0)]
+        return self.lists.start(list(self.table.children(0)))
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        if isinstance(task, DeleteChunk):
+            return self.lists.finish(task, edits)
         return ()
+
+
+@dataclass
+class LevelPlanner:
+    """HDD (Misherghi and Su): the live named nodes of one depth form one list; when its
+    reduction is over, the next depth's nodes do (seed 002, ch. 2)."""
+
+    table: NodeTable
+    schedule: ListSchedule = field(default_factory=ddmin)
+
+    def __post_init__(self) -> None:
+        self.lists = _ListReductions(self.table, self.schedule)
+        self.depth = 0
+        self.max_depth = max(self.table.depth, default=0)
+        self.pending = 0
+        self._lock = threading.Lock()
+
+    def initial(self) -> Iterable[Task]:
+        return self._level(Edits())
+
+    def _level(self, edits: Edits) -> list[Task]:
+        while self.depth <= self.max_depth:
+            t = self.table
+            nodes = [
+                i
+                for i in range(len(t))
+                if t.depth[i] == self.depth and t.named[i] and t.size(i) > 0 and edits.is_live(t, i)
+            ]
+            self.depth += 1
+            tasks = self.lists.start(nodes)
+            if tasks:
+                self.pending = len({task.group for task in tasks if isinstance(task, DeleteChunk)})
+                return tasks
+        return []
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        if not isinstance(task, DeleteChunk):
+            return ()
+        out = self.lists.finish(task, edits)
+        with self._lock:
+            if out or self.lists.active(task.group):
+                return out
+            return self._level(edits)
+
+
+@dataclass
+class BreadthFirstPlanner:
+    """ddSMT's hierarchical strategy: visit nodes breadth-first and try every mutation (delete,
+    replacements, hoists) of one node, in parallel, before moving on to the next node."""
+
+    table: NodeTable
+    facts: SyntaxFacts
+
+    def __post_init__(self) -> None:
+        self.tree = TreePlanner(self.table, self.facts)
+        self.queue: collections.deque[int] = collections.deque([0])
+        self.outstanding = 0
+        self.current = -1
+        self._lock = threading.Lock()
+
+    def initial(self) -> Iterable[Task]:
+        with self._lock:
+            return self._next(Edits())
+
+    def _next(self, edits: Edits) -> list[Task]:
+        t = self.table
+        while self.queue:
+            node = self.queue.popleft()
+            if not edits.is_live(t, node):
+                continue
+            tasks: list[Task] = [Delete(node)] if t.size(node) > 0 else []
+            tasks += self.tree.alternatives(node)
+            self.current = node
+            if tasks:
+                self.outstanding = len(tasks)
+                return tasks
+            self._enqueue_children(node)
+        return []
+
+    def _enqueue_children(self, node: int) -> None:
+        t = self.table
+        self.queue.extend(c for c in t.children(node) if t.named[c])
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        with self._lock:
+            self.outstanding -= 1
+            if self.outstanding > 0:
+                return []
+            if edits.is_live(self.table, self.current):
+                self._enqueue_children(self.current)
+            return self._next(edits)
+
+
+PlannerKind = Literal["tree", "flat", "levels", "breadth-first"]
+ScheduleName = Literal["cdd", "ddmin"]
 
 
 @dataclass(frozen=True)
 class Stage:
-    """One stage of a strategy: passes of one planner kind over one table kind."""
+    """One stage of a strategy: passes of one planner over one kind of table, repeated on the
+    re-parsed result until a pass changes nothing."""
 
     name: str
     table: TableKind
+    planner_kind: PlannerKind
+    schedule: ScheduleName = "cdd"
     hoist: bool = True
     replace: bool = True
 
-    def planner(self, table: NodeTable, facts: SyntaxFacts) -> Planner:
-        if self.table == "syntax":
-            return TreePlanner(table, facts, hoist=self.hoist, replace=self.replace)
-        return FlatPlanner(table)
+    def planner(self, table: NodeTable, facts: SyntaxFacts, p0: float = DEFAULT_P0) -> Planner:
+        schedule: ListSchedule = cdd(p0) if self.schedule == "cdd" else ddmin()
+        if self.planner_kind == "tree":
+            return TreePlanner(table, facts, schedule, hoist=self.hoist, replace=self.replace)
+        if self.planner_kind == "levels":
+            return LevelPlanner(table, schedule)
+        if self.planner_kind == "breadth-first":
+            return BreadthFirstPlanner(table, facts)
+        return FlatPlanner(table, schedule)
 
 
 @dataclass(frozen=True)
@@ -189,15 +394,43 @@ def register(strategy: Strategy) -> Strategy:
     return strategy
 
 
+_DDMIN_STAGES = (
+    Stage("ddmin-lines", "lines", "flat", "ddmin"),
+    Stage("ddmin-tokens", "tokens", "flat", "ddmin"),
+)
+_HIERARCHICAL = Stage("hierarchical", "syntax", "breadth-first")
+
 register(
     Strategy(
         "priority",
-        "treereduce: largest subtree first over the whole tree, with hoisting and replacements",
-        (Stage("tree", "syntax"),),
+        "treereduce (seed 001): largest subtree first over the whole tree; child lists with CDD; "
+        "hoisting and minimal replacements",
+        (Stage("tree", "syntax", "tree"),),
+    )
+)
+register(
+    Strategy(
+        "hdd",
+        "HDD: level by level, ddmin over the nodes of each level (deletion only)",
+        (Stage("hdd", "syntax", "levels", "ddmin", hoist=False, replace=False),),
+    )
+)
+register(
+    Strategy(
+        "hierarchical",
+        "ddSMT's hierarchical: breadth-first, every mutation of one node at a time",
+        (_HIERARCHICAL,),
+    )
+)
+register(Strategy("ddmin", "classic ddmin over lines, then tokens (syntax-unaware)", _DDMIN_STAGES))
+register(
+    Strategy(
+        "hybrid",
+        "ddSMT's default: ddmin to a fixed point, then hierarchical",
+        (*_DDMIN_STAGES, _HIERARCHICAL),
     )
 )
 
 DEFAULT_STRATEGY = "priority"
-POLISH_STAGES = (Stage("lines", "lines"), Stage("tokens", "tokens"))
-
-__all__ = ["STRATEGIES", "DeleteChunk", "Stage", "Strategy", "SyntaxFacts", "chi"]
+# DDMIN* after the tree passes (seed 002, ch. 5): lines, then tokens, each to a fixed point.
+POLISH_STAGES = (Stage("lines", "lines", "flat"), Stage("tokens", "tokens", "flat"))

@@ -13,13 +13,16 @@ The table can also be built over lines or tokens instead of a syntax tree (`from
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 import tree_sitter
 
 # Tokens that separate the elements of a list; deleting an element deletes one of these with it.
 SEPARATORS = frozenset({b",", b";"})
+
+# tree-sitter's kind id for ERROR nodes (the grammar's node kind list does not include it).
+ERROR_KIND = 0xFFFF
 
 
 @dataclass(frozen=True, eq=False)
@@ -43,6 +46,14 @@ class NodeTable:
     depth: list[int]
     kind_names: tuple[str, ...]
     errors: int
+    # Parents with a separator among their children: only their children can have a separator.
+    lists: frozenset[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        lists = frozenset(
+            self.parent[i] for i in range(1, len(self.start)) if self._is_separator(i)
+        )
+        object.__setattr__(self, "lists", lists)  # a derived field of a frozen dataclass
 
     def __len__(self) -> int:
         return len(self.start)
@@ -55,7 +66,10 @@ class NodeTable:
         return self.source[self.start[i] : self.end[i]]
 
     def kind_name(self, i: int) -> str:
+        """The grammar's name for i's kind: `ERROR` for error nodes, "" in line/token tables."""
         k = self.kind[i]
+        if k == ERROR_KIND and self.kind_names:
+            return "ERROR"
         return self.kind_names[k] if 0 <= k < len(self.kind_names) else ""
 
     def children(self, i: int) -> Iterator[int]:
@@ -71,26 +85,45 @@ class NodeTable:
     def descendants(self, i: int) -> range:
         return range(i + 1, self.last[i] + 1)
 
-    def separator_for(self, i: int) -> int | None:
+    def separator_for(self, i: int, gone: Callable[[int], bool] | None = None) -> int | None:
         """The separator token to delete together with list element `i`, if it has one.
 
         The separator after the element is preferred (`f(a, b)` -> `f(b)`); for the last element
-        of a list it is the one before (`f(a, b)` -> `f(a)`), so no dangling comma is left.
+        of a list it is the one before (`f(a, b)` -> `f(a)`), so no dangling comma is left. A
+        separator with nothing after it ends a statement (`return x;`) and is left alone.
+        Siblings for which `gone` is true (already deleted) count as absent.
         """
-        nxt = self.next_sibling[i]
-        if nxt != -1 and not self.named[nxt] and self.text(nxt) in SEPARATORS:
-            return nxt
-        p = self.parent[i]
-        if p == -1:
+        if self.parent[i] not in self.lists:
             return None
-        prev = -1
-        c = self.first_child[p]
-        while c != -1 and c != i:
-            prev = c
-            c = self.next_sibling[c]
-        if prev != -1 and not self.named[prev] and self.text(prev) in SEPARATORS:
+        nxt = self._live_sibling(self.next_sibling[i], gone, forward=True)
+        if (
+            nxt != -1
+            and self._is_separator(nxt)
+            and self._live_sibling(self.next_sibling[nxt], gone, forward=True) != -1
+        ):
+            return nxt
+        prev = self._live_sibling(self._prev_sibling(i), gone, forward=False)
+        if prev != -1 and self._is_separator(prev):
             return prev
         return None
+
+    def _is_separator(self, i: int) -> bool:
+        return not self.named[i] and self.text(i) in SEPARATORS
+
+    def _prev_sibling(self, i: int) -> int:
+        # In pre-order the node just before i is its parent or lies in its previous sibling.
+        j = i - 1
+        p = self.parent[i]
+        if j == p:
+            return -1
+        while self.parent[j] != p:
+            j = self.parent[j]
+        return j
+
+    def _live_sibling(self, i: int, gone: Callable[[int], bool] | None, forward: bool) -> int:
+        while i != -1 and gone is not None and gone(i):
+            i = self.next_sibling[i] if forward else self._prev_sibling(i)
+        return i
 
     # Construction ---------------------------------------------------------------------------
 
@@ -168,8 +201,12 @@ class NodeTable:
     @classmethod
     def from_tokens(cls, source: bytes) -> NodeTable:
         """Each token (an identifier/number, a string, or one punctuation byte), with the
-        whitespace that follows it, is a child of the root."""
+        whitespace that follows it, is a child of the root; the children cover all of `source`."""
         spans = [(m.start(), m.end()) for m in _TOKEN.finditer(source) if m.end() > m.start()]
+        if spans and spans[0][0] > 0:  # leading whitespace belongs to the first token
+            spans[0] = (0, spans[0][1])
+        elif not spans and source:  # only whitespace: one token, so it can still be deleted
+            spans = [(0, len(source))]
         return cls.from_spans(source, spans)
 
     @classmethod

@@ -83,10 +83,13 @@ def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
         return edits.with_edits(table, _deletion(table, edits, task.node))
     if isinstance(task, DeleteChunk):
         pairs: list[tuple[int, bytes]] = []
+        taken: set[int] = set()
         for n in task.nodes:
-            if not edits.is_live(table, n):
+            if n in taken or not edits.is_live(table, n):
                 continue  # already gone: the rest of the chunk still applies
-            pairs.extend(_deletion(table, edits, n, taken={p for p, _ in pairs}))
+            more = _deletion(table, edits, n, taken)
+            taken.update(p for p, _ in more)
+            pairs.extend(more)
         return edits.with_edits(table, pairs) if pairs else None
     if isinstance(task, Replace):
         if not edits.is_live(table, task.node):
@@ -100,8 +103,10 @@ def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
 def _deletion(
     table: NodeTable, edits: Edits, node: int, taken: set[int] | None = None
 ) -> list[tuple[int, bytes]]:
-    pairs = [(node, b"")]
-    sep = table.separator_for(node)
-    if sep is not None and edits.is_live(table, sep) and (taken is None or sep not in taken):
-        pairs.append((sep, b""))
-    return pairs
+    """Delete `node` and its list separator; nodes in `taken` are being deleted alongside."""
+
+    def gone(j: int) -> bool:
+        return (taken is not None and j in taken) or not edits.is_live(table, j)
+
+    sep = table.separator_for(node, gone)
+    return [(node, b"")] if sep is None else [(node, b""), (sep, b"")]

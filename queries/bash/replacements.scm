@@ -8,7 +8,7 @@
 
 ; Commands: the no-op command.
 ((command) @replace (#set! replacement ":"))
-((command_substitution) @replace (#set! replacement "$()"))
+((command_substitution) @replace (#set! replacement "$(:)"))
 
 ; Conditions: always true for an if, always false for a loop (it ends at once).
 ((if_statement condition: (_) @replace) (#set! replacement ":"))

@@ -1,0 +1,466 @@
+"""Run every benchmark case through treereduce-py and each installed peer reducer, fairly.
+
+Fairness rules, the same for every tool: the same interestingness test (the case's test.sh), the
+same ``--jobs``, the same per-test timeout and the same wall-clock limit per run.  Every tool calls
+the test through a wrapper that appends one line per test start and end to a counter file, so
+"tests run" is counted by us, not taken from the tool's own statistics.  While a tool runs, the
+runner samples the size of the file the tool keeps its best result in (peers rewrite the input in
+place; treereduce-py writes its output atomically) every half second, which gives the
+size-over-time curves.  At the limit the tool's process group gets SIGTERM, then SIGKILL; whatever
+it left in that file is its result.  The result is then re-checked with the test
+(``still_interesting``) and measured in bytes and regex tokens (see prepare.count_tokens).
+
+Results accumulate in bench/results/runs.json (a new run of the same case and tool replaces the
+old record) and runs.csv; bench/results/meta.json holds the machine, versions and date.  Then
+bench/report.py renders docs/benchmarks.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as dt
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from prepare import BENCH, WORK, Case, count_tokens, load_cases, prepare_case, run_test
+
+REPO = BENCH.parent
+RESULTS = BENCH / "results"
+RUNS = WORK / "runs"
+PEERS = BENCH / ".peers"
+SAMPLE_EVERY = 0.5
+TEST_TIMEOUT = 30
+PRESETS = ("priority", "hdd", "hierarchical", "ddmin", "hybrid")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A reducer as the runner drives it: a name, a version and how to build its command line."""
+
+    name: str
+    version: str
+    # (case, input file name in the run dir, wrapper path, jobs, limit) -> (argv, result file name)
+    command: Callable[[Case, str, Path, int, float], tuple[list[str], str]]
+    # Whether the tool stops by itself at the limit (treereduce-py --max-time) or must be killed.
+    graceful: bool = False
+
+
+@dataclass(frozen=True)
+class RunRecord:
+    """What one reduction of one case by one tool measured."""
+
+    case: str
+    language: str
+    tool: str
+    version: str
+    jobs: int
+    time_limit: float
+    original_bytes: int
+    original_tokens: int
+    final_bytes: int
+    final_tokens: int
+    wall_time: float
+    tests_run: int
+    tests_interesting: int
+    still_interesting: bool
+    hit_time_limit: bool
+    exit_code: int | None
+    date: str
+    trace: list[tuple[float, int]] = field(default_factory=list)
+
+
+def _run_quiet(argv: list[str]) -> str:
+    try:
+        proc = subprocess.run(argv, capture_output=True, text=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return (proc.stdout + proc.stderr).strip()
+
+
+def _treereduce_exe() -> Path | None:
+    for local in (Path(sys.executable).parent / "treereduce-py", REPO / ".venv/bin/treereduce-py"):
+        if local.exists():
+            return local
+    found = shutil.which("treereduce-py")
+    return Path(found) if found else None
+
+
+def available_presets() -> list[str]:
+    """Presets the installed treereduce-py accepts (parsed from its --help)."""
+    exe = _treereduce_exe()
+    if exe is None:
+        return []
+    text = _run_quiet([str(exe), "--help"])
+    match = re.search(r"--strategy \{([^}]*)\}", text)
+    return match.group(1).split(",") if match else ["priority"]
+
+
+def treereduce_tool(preset: str | None) -> Tool | None:
+    """treereduce-py with a preset (None: its default), or None when it is not installed."""
+    exe = _treereduce_exe()
+    if exe is None:
+        return None
+    version = _run_quiet([str(exe), "--version"]).split()[-1:] or ["?"]
+    git = _run_quiet(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    if git and " " not in git:
+        version = [f"{version[0]}+{git}"]
+
+    def command(
+        case: Case, name: str, wrapper: Path, jobs: int, limit: float
+    ) -> tuple[list[str], str]:
+        out = "reduced" + Path(name).suffix
+        argv = [str(exe), "-l", case.lang, "-j", str(jobs), "-o", out, "-f", "--json"]
+        argv += ["--timeout", str(TEST_TIMEOUT), "--max-time", str(max(1.0, limit - 2.0))]
+        if preset is not None:
+            argv += ["--strategy", preset]
+        argv += [name, "--", str(wrapper), "@@" + Path(name).suffix]
+        return argv, out
+
+    label = "treereduce-py" if preset is None else f"treereduce-py:{preset}"
+    return Tool(label, version[0], command, graceful=True)
+
+
+def cvise_tool() -> Tool | None:
+    """C-Vise, or None when it is not installed."""
+    exe = shutil.which("cvise")
+    if exe is None:
+        return None
+    version = _run_quiet([exe, "--version"]).split()[1:2] or ["?"]
+
+    def command(
+        case: Case, name: str, wrapper: Path, jobs: int, limit: float
+    ) -> tuple[list[str], str]:
+        argv = [exe, "--n", str(jobs), "--timeout", str(TEST_TIMEOUT), "--tidy"]
+        if case.not_c:
+            argv.append("--not-c")
+        return [*argv, str(wrapper), name], name
+
+    return Tool("cvise", version[0], command)
+
+
+def creduce_tool() -> Tool | None:
+    """C-Reduce, or None when it is not installed."""
+    exe = shutil.which("creduce")
+    if exe is None:
+        return None
+    version = _run_quiet([exe, "--version"]).split()[1:2] or ["?"]
+
+    def command(
+        case: Case, name: str, wrapper: Path, jobs: int, limit: float
+    ) -> tuple[list[str], str]:
+        argv = [exe, "--n", str(jobs), "--timeout", str(TEST_TIMEOUT), "--tidy"]
+        if case.not_c:
+            argv.append("--not-c")
+        return [*argv, str(wrapper), name], name
+
+    return Tool("creduce", version[0], command)
+
+
+def shrinkray_tool() -> Tool | None:
+    """Shrink Ray from bench/.peers/shrinkray (bench/setup.sh), or None when it is missing."""
+    exe = PEERS / "shrinkray" / "bin" / "shrinkray"
+    if not exe.exists():
+        return None
+    pip_show = _run_quiet([str(exe.parent / "pip"), "show", "shrinkray"])
+    match = re.search(r"^Version: (\S+)", pip_show, re.MULTILINE)
+    version = match.group(1) if match else "?"
+
+    def command(
+        case: Case, name: str, wrapper: Path, jobs: int, limit: float
+    ) -> tuple[list[str], str]:
+        argv = [str(exe), "--ui", "basic", "--no-llm", "--formatter", "none", "--no-history"]
+        argv += ["--input-type", "arg", "--parallelism", str(jobs)]
+        argv += ["--timeout", str(TEST_TIMEOUT), str(wrapper), name]
+        return argv, name
+
+    return Tool("shrinkray", version, command)
+
+
+def select_tools(names: list[str], presets: list[str]) -> list[Tool]:
+    """Resolve tool names (treereduce-py, cvise, creduce, shrinkray); skip and report missing."""
+    tools: list[Tool] = []
+    for name in names:
+        if name == "treereduce-py":
+            for preset in presets:
+                tool = treereduce_tool(None if preset == "default" else preset)
+                if tool is not None:
+                    tools.append(tool)
+                else:
+                    print("run: treereduce-py is not installed; skipped", file=sys.stderr)
+                    break
+            continue
+        factory = {"cvise": cvise_tool, "creduce": creduce_tool, "shrinkray": shrinkray_tool}
+        if name not in factory:
+            raise SystemExit(f"run: unknown tool {name!r}")
+        tool = factory[name]()
+        if tool is None:
+            print(f"run: {name} is not installed (see bench/setup.sh); skipped", file=sys.stderr)
+        else:
+            tools.append(tool)
+    return tools
+
+
+WRAPPER = """#!/usr/bin/env bash
+# Counts the tests a reducer runs, runs the case's real test with the same arguments, and keeps
+# the smallest interesting candidate seen (the tool's progress, should it be killed at the limit).
+printf 's %s\\n' "$EPOCHREALTIME" >> {counter}
+{test} "$@"
+rc=$?
+printf 'e %s %s\\n' "$EPOCHREALTIME" "$rc" >> {counter}
+if [ "$rc" -eq 0 ]; then
+    cand="${{1:-{name}}}"
+    (
+        flock 9
+        size=$(stat -c %s "$cand")
+        best=$(stat -c %s {best} 2>/dev/null || echo 999999999999)
+        if [ "$size" -lt "$best" ]; then
+            cp "$cand" {best}.tmp && mv {best}.tmp {best}
+            printf 'b %s %s\\n' "$EPOCHREALTIME" "$size" >> {counter}
+        fi
+    ) 9>>{best}.lock
+fi
+exit $rc
+"""
+
+
+def _count(counter: Path, t0: float) -> tuple[int, int, list[tuple[float, int]]]:
+    """Tests started, tests interesting, and (elapsed, size) of each new best, from the log."""
+    if not counter.exists():
+        return 0, 0, []
+    started = interesting = 0
+    bests: list[tuple[float, int]] = []
+    for line in counter.read_text().splitlines():
+        parts = line.split()
+        if parts[:1] == ["s"]:
+            started += 1
+        elif parts[:1] == ["e"] and parts[-1] == "0":
+            interesting += 1
+        elif parts[:1] == ["b"] and len(parts) == 3:
+            bests.append((round(float(parts[1]) - t0, 2), int(parts[2])))
+    return started, interesting, bests
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
+        if proc.poll() is not None:
+            return
+        try:
+            os.killpg(proc.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            continue
+
+
+def _merge_trace(
+    points: list[tuple[float, int]], original: int, wall: float, final: int
+) -> list[tuple[float, int]]:
+    """Best-so-far size over time: a running minimum over all samples, ending at the result."""
+    trace = [(0.0, original)]
+    for t, size in sorted(points):
+        if size < trace[-1][1]:
+            trace.append((t, size))
+    if trace[-1][1] != final:
+        trace.append((round(wall, 2), final))
+    return trace
+
+
+def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
+    """Reduce one case with one tool in a fresh run directory and measure the outcome."""
+    source = prepare_case(case)
+    original = source.read_bytes()
+    rundir = RUNS / case.name / tool.name.replace(":", "-")
+    shutil.rmtree(rundir, ignore_errors=True)
+    rundir.mkdir(parents=True)
+    (rundir / case.file).write_bytes(original)
+    counter = rundir / "tests.log"
+    wrapper = rundir / "wrap.sh"
+    best = rundir / "best"
+    wrapper.write_text(
+        WRAPPER.format(counter=counter, test=case.test, name=case.file, best=best)
+    )
+    wrapper.chmod(0o755)
+    argv, result_name = tool.command(case, case.file, wrapper, jobs, limit)
+    result = rundir / result_name
+    (rundir / "command.json").write_text(json.dumps(argv))
+
+    trace: list[tuple[float, int]] = [(0.0, len(original))]
+    hit_limit = False
+    with open(rundir / "stdout.log", "wb") as out, open(rundir / "stderr.log", "wb") as err:
+        t0 = time.time()
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            argv, cwd=rundir, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        grace = 15.0 if tool.graceful else 0.0
+        while proc.poll() is None:
+            elapsed = time.monotonic() - start
+            if elapsed > limit + grace:
+                hit_limit = True
+                _stop(proc)
+                break
+            try:
+                size = result.stat().st_size
+            except FileNotFoundError:
+                size = -1
+            if size >= 0 and size != trace[-1][1]:
+                trace.append((round(elapsed, 2), size))
+            time.sleep(SAMPLE_EVERY)
+        wall = time.monotonic() - start
+    # A graceful tool that used its whole budget hit the limit too.
+    hit_limit = hit_limit or wall >= limit - 2.5
+    final = result.read_bytes() if result.exists() else original
+    started, interesting, bests = _count(counter, t0)
+    # A tool stopped at the limit may not have written its progress back yet (C-Vise writes the
+    # file between passes): its result is then the smallest interesting candidate it had found.
+    if hit_limit and best.exists() and best.stat().st_size < len(final):
+        final = best.read_bytes()
+    trace = _merge_trace(trace + bests, len(original), wall, len(final))
+    checked = rundir / ("final" + Path(case.file).suffix)
+    checked.write_bytes(final)
+    return RunRecord(
+        case=case.name,
+        language=case.language,
+        tool=tool.name,
+        version=tool.version,
+        jobs=jobs,
+        time_limit=limit,
+        original_bytes=len(original),
+        original_tokens=count_tokens(original),
+        final_bytes=len(final),
+        final_tokens=count_tokens(final),
+        wall_time=round(wall, 2),
+        tests_run=started,
+        tests_interesting=interesting,
+        still_interesting=run_test(case, checked),
+        hit_time_limit=hit_limit,
+        exit_code=proc.returncode,
+        date=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        trace=trace,
+    )
+
+
+def machine_info(tools: list[Tool]) -> dict[str, Any]:
+    """The machine, the tools' versions and the real tools the cases use."""
+    cpu = "?"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = "?"
+    try:
+        kib = int(Path("/proc/meminfo").read_text().split()[1])
+        mem = f"{kib / 1024 / 1024:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    real_tools = {
+        "gcc": ["gcc", "--version"],
+        "clang": ["clang-14", "--version"],
+        "rustc": ["rustc", "--version"],
+        "python3": ["python3", "--version"],
+        "node": ["node", "--version"],
+        "java": ["java", "-version"],
+        "go": ["go", "version"],
+        "csmith": ["csmith", "--version"],
+    }
+    return {
+        "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory": mem,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "reducers": {t.name: t.version for t in tools},
+        "tools": {k: (_run_quiet(v).splitlines() or ["missing"])[0] for k, v in real_tools.items()},
+    }
+
+
+def save(records: list[RunRecord], meta: dict[str, Any]) -> None:
+    """Merge ``records`` into bench/results/runs.json and rewrite runs.csv and meta.json."""
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    path = RESULTS / "runs.json"
+    old: list[dict[str, Any]] = json.loads(path.read_text()) if path.exists() else []
+    fresh = [asdict(r) for r in records]
+    keys = {(r["case"], r["tool"]) for r in fresh}
+    merged = [r for r in old if (r["case"], r["tool"]) not in keys] + fresh
+    merged.sort(key=lambda r: (r["case"], r["tool"]))
+    path.write_text(json.dumps(merged, indent=1) + "\n")
+    columns = [k for k in fresh[0] if k != "trace"] if fresh else []
+    if columns:
+        with open(RESULTS / "runs.csv", "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=columns, extrasaction="ignore")
+            writer.writeheader()
+            writer.writerows(merged)
+    meta_path = RESULTS / "meta.json"
+    old_meta = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    meta["reducers"] = {**old_meta.get("reducers", {}), **meta["reducers"]}
+    meta_path.write_text(json.dumps(meta, indent=1) + "\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse arguments, run the selected cases and tools, save results, render the report."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cases", help="comma-separated case names (default: all)")
+    parser.add_argument(
+        "--tools",
+        default="treereduce-py,cvise,creduce,shrinkray",
+        help="comma-separated tools (default: %(default)s)",
+    )
+    parser.add_argument("--presets", default="default",
+                        help="treereduce-py presets: comma-separated, 'default' or 'all'")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel tests for every tool")
+    parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per run")
+    parser.add_argument("--quick", action="store_true",
+                        help="small cases only, 30 s per run (a smoke test of the harness)")
+    parser.add_argument("--no-report", action="store_true", help="do not run bench/report.py")
+    args = parser.parse_args(argv)
+
+    presets = args.presets.split(",")
+    if presets == ["all"]:
+        presets = [p for p in PRESETS if p in available_presets()] or ["default"]
+    cases = load_cases(args.cases.split(",") if args.cases else None)
+    limit = args.time_limit
+    if args.quick:
+        cases = [c for c in cases if prepare_case(c).stat().st_size < 5000]
+        limit = min(limit, 30.0)
+    tools = select_tools(args.tools.split(","), presets)
+    meta = machine_info(tools)
+    meta["jobs"], meta["time_limit"], meta["test_timeout"] = args.jobs, limit, TEST_TIMEOUT
+
+    records: list[RunRecord] = []
+    for case in cases:
+        if not run_test(case, prepare_case(case)):
+            print(f"run: {case.name}: the input is not interesting here; skipped", file=sys.stderr)
+            continue
+        for tool in tools:
+            print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
+            rec = run_one(case, tool, args.jobs, limit)
+            records.append(rec)
+            print(f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
+                  f" {rec.tests_run} tests, still interesting: {rec.still_interesting}", flush=True)
+            save([rec], dict(meta))
+    if not args.no_report:
+        subprocess.run([sys.executable, str(BENCH / "report.py")], check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,259 @@
+"""Replacement hints: the small fragments a node of a given kind may become.
+
+Deleting nodes cannot shrink everything: a function body must stay a body, a call's arguments
+must stay an argument list. What such a node can become instead is knowledge about one language
+(`{}` for a C block, `pass` for a Python block, `0` for a number, `""` for a string), so it lives
+in plain tree-sitter query files that users can read and extend, not in code. Each pattern
+captures one node as `@replace` and names its replacement with tree-sitter's own `#set!`
+directive:
+
+    ((compound_statement) @replace (#set! replacement "{}"))
+
+The bundled files are `queries/<lang>/replacements.scm` (installed as the package
+`treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
+where it makes the node's text strictly shorter, so applying hints always makes progress.
+"""
+
+from __future__ import annotations
+
+import importlib.resources
+import re
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+__all__ = [
+    "CAPTURE",
+    "SETTING",
+    "Hints",
+    "QueryFileError",
+    "Replacement",
+    "load_hints",
+    "query_files",
+]
+
+# The capture that marks the node to replace, and the `#set!` key that holds its replacement.
+CAPTURE = "replace"
+SETTING = "replacement"
+
+_BUNDLED_PACKAGE = "treereduce_py.queries"
+_BUNDLED_NAME = "replacements.scm"
+
+
+@dataclass(frozen=True)
+class Replacement:
+    """Replace the node spanning bytes `start:end` (grammar kind id `kind_id`) by `text`."""
+
+    start: int
+    end: int
+    kind_id: int
+    text: bytes
+
+
+class QueryFileError(ValueError):
+    """A query file that cannot be used; the message starts with `path:line:`."""
+
+    def __init__(self, path: Path, line: int | None, reason: str) -> None:
+        self.path = path
+        self.line = line
+        self.reason = reason
+        where = f"{path}:{line}" if line is not None else str(path)
+        super().__init__(f"{where}: {reason}")
+
+    def __reduce__(self) -> tuple[type[QueryFileError], tuple[Path, int | None, str]]:
+        # Rebuild from the fields, not the message, so the exception survives pickling.
+        return (QueryFileError, (self.path, self.line, self.reason))
+
+
+def query_files(lang: str, extra_dirs: Sequence[Path] = ()) -> list[Path]:
+    """The hint files for `lang`: the bundled one (if the language has one), then the sorted
+    `*.scm` files of `<dir>/<lang>/` for each extra directory, in the order given.
+
+    Raises QueryFileError when an extra directory does not exist.
+    """
+    files: list[Path] = []
+    bundled = importlib.resources.files(_BUNDLED_PACKAGE) / lang / _BUNDLED_NAME
+    if bundled.is_file():
+        # The package is a plain directory (installed or editable), so this is a real path.
+        files.append(Path(str(bundled)))
+    for extra in extra_dirs:
+        root = Path(extra)
+        if not root.is_dir():
+            raise QueryFileError(root, None, "no such query directory")
+        files.extend(sorted(p for p in (root / lang).glob("*.scm") if p.is_file()))
+    return files
+
+
+@dataclass(frozen=True, eq=False)
+class _FileQuery:
+    """One compiled query file and the replacement bytes of each of its patterns."""
+
+    path: Path
+    query: tree_sitter.Query
+    texts: tuple[bytes, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class Hints:
+    """The compiled hint files of one language; safe to share between threads."""
+
+    lang: str
+    files: tuple[Path, ...]
+    _queries: tuple[_FileQuery, ...]
+
+    @property
+    def pattern_count(self) -> int:
+        """How many hint patterns the files hold together."""
+        return sum(len(q.texts) for q in self._queries)
+
+    def replacements(self, tree: tree_sitter.Tree | tree_sitter.Node) -> list[Replacement]:
+        """Every hint that matches in `tree` (or under the node) and makes its node shorter.
+
+        Sorted by start byte, then longer nodes first, then by kind and text; at most one entry
+        per (node, text) even when several patterns or files offer the same text.
+        """
+        root = tree.root_node if isinstance(tree, tree_sitter.Tree) else tree
+        found: set[Replacement] = set()
+        for file_query in self._queries:
+            cursor = tree_sitter.QueryCursor(file_query.query)
+            for pattern, captures in cursor.matches(root):
+                text = file_query.texts[pattern]
+                for node in captures.get(CAPTURE, ()):
+                    if len(text) < node.end_byte - node.start_byte:
+                        found.add(Replacement(node.start_byte, node.end_byte, node.kind_id, text))
+        return sorted(found, key=lambda r: (r.start, r.start - r.end, r.kind_id, r.text))
+
+
+_CACHE: dict[tuple[str, tuple[Path, ...]], Hints] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[Path] = ()) -> Hints:
+    """The hints for `lang` from its bundled file and the extra directories, compiled against
+    `language`. Compiled once per (lang, extra_dirs) and then served from a cache.
+
+    A language without any hint file gets empty hints. Raises QueryFileError (naming the file
+    and line) when a file cannot be read, does not compile, or has a pattern that does not
+    capture `@replace` or lacks `(#set! replacement "...")`.
+    """
+    key = (lang, tuple(Path(d) for d in extra_dirs))
+    with _CACHE_LOCK:
+        cached = _CACHE.get(key)
+    if cached is not None:
+        return cached
+    paths = tuple(query_files(lang, key[1]))
+    hints = Hints(lang, paths, tuple(_compile(path, language) for path in paths))
+    with _CACHE_LOCK:
+        # Two threads may compile at once; both results are equal, keep the first.
+        return _CACHE.setdefault(key, hints)
+
+
+def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
+    try:
+        data = path.read_bytes()
+        source = data.decode("utf-8")
+    except OSError as e:
+        raise QueryFileError(path, None, f"cannot read: {e.strerror or e}") from e
+    except UnicodeDecodeError as e:
+        raise QueryFileError(path, _line_at(data, e.start), "not valid UTF-8") from e
+    tokens = _tokens(data)
+    _check_directive_order(path, data, tokens)
+    try:
+        query = tree_sitter.Query(language, source)
+    except ValueError as e:  # tree_sitter.QueryError is a ValueError
+        raise QueryFileError(path, *_locate(str(e), data)) from e
+    texts: list[bytes] = []
+    for i in range(query.pattern_count):
+        start, end = query.start_byte_for_pattern(i), query.end_byte_for_pattern(i)
+        line = _line_at(data, start)
+        if not any(
+            kind == "@" and name == CAPTURE and start <= at < end for at, kind, name in tokens
+        ):
+            raise QueryFileError(path, line, f"pattern does not capture a node as @{CAPTURE}")
+        text = query.pattern_settings(i).get(SETTING)
+        if text is None:
+            raise QueryFileError(path, line, f'pattern lacks (#set! {SETTING} "...")')
+        texts.append(text.encode("utf-8"))
+    return _FileQuery(path, query, tuple(texts))
+
+
+_ROW = re.compile(r" at row (\d+)(?:, column (\d+))?")
+
+
+def _locate(message: str, data: bytes) -> tuple[int, str]:
+    """The 1-based line and a row-free message for a tree-sitter query error."""
+    match = _ROW.search(message)
+    if match is None:
+        # "Unexpected EOF" and the like: the problem shows at the end of the file.
+        return data.count(b"\n") + (0 if data.endswith(b"\n") else 1), message
+    column = f" (column {int(match.group(2)) + 1})" if match.group(2) else ""
+    return int(match.group(1)) + 1, message[: match.start()] + column + message[match.end() :]
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    return data.count(b"\n", 0, offset) + 1
+
+
+# Token: (byte offset, "@" for a capture or "#" for a predicate, name).
+_Token = tuple[int, str, str]
+_NAME = re.compile(rb"[A-Za-z0-9_.?!\-]*")
+# Directives that py-tree-sitter 0.26 mishandles after a text predicate in the same pattern: the
+# query's construction corrupts the heap and the process crashes later, far from the cause.
+_CORRUPTING_AFTER_TEXT_PREDICATE = frozenset({"set!", "is?", "is-not?"})
+
+
+def _tokens(data: bytes) -> list[_Token]:
+    """Captures and predicate names of a query source, skipping comments and strings; a `(`
+    that opens a new top-level form is reported as `(` so callers can tell patterns apart."""
+    tokens: list[_Token] = []
+    depth = 0
+    i = 0
+    n = len(data)
+    while i < n:
+        c = data[i : i + 1]
+        if c == b";":
+            newline = data.find(b"\n", i)
+            i = n if newline < 0 else newline
+            continue
+        if c == b'"':
+            i += 1
+            while i < n and data[i : i + 1] != b'"':
+                i += 2 if data[i : i + 1] == b"\\" else 1
+        elif c in (b"(", b"["):
+            if depth == 0:
+                tokens.append((i, "(", ""))
+            depth += 1
+        elif c in (b")", b"]"):
+            depth = max(0, depth - 1)
+        elif c in (b"@", b"#"):
+            match = _NAME.match(data, i + 1)
+            assert match is not None  # the pattern also matches the empty name
+            tokens.append((i, c.decode(), match.group().decode()))
+            i = match.end()
+            continue
+        i += 1
+    return tokens
+
+
+def _check_directive_order(path: Path, data: bytes, tokens: list[_Token]) -> None:
+    """Refuse `#set!`/`#is?` after a text predicate (`#eq?`, `#match?` ...) in one pattern.
+
+    Raises QueryFileError; putting the directive first gives the same query without the crash.
+    """
+    seen_text_predicate = False
+    for at, kind, name in tokens:
+        if kind == "(":
+            seen_text_predicate = False
+        elif kind == "#" and name in _CORRUPTING_AFTER_TEXT_PREDICATE:
+            if seen_text_predicate:
+                raise QueryFileError(
+                    path,
+                    _line_at(data, at),
+                    f"put (#{name} ...) before predicates such as #eq? and #match? in the pattern"
+                    " (py-tree-sitter crashes on this order)",
+                )
+        elif kind == "#" and name.endswith("?"):
+            seen_text_predicate = True
