@@ -87,12 +87,17 @@ def reduce(
     output: Path | None = None,
     queries: Sequence[Path] = (),
     p0: float = DEFAULT_P0,
+    deterministic: bool = False,
+    original_size: int | None = None,
+    command: Sequence[str] = (),
+    signature: str | None = None,
     progress: events.EventSink | None = None,
 ) -> Result:
     """Reduce `source` while `test` stays true.
 
     `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py). `jobs` worker
-    threads run tests in parallel (default: the number of CPUs). `output`, when given, always
+    threads run tests in parallel (default: the number of CPUs); with `deterministic` the result
+    is the same at any `jobs` for a deterministic test. `output`, when given, always
     holds the best result so far, written atomically. `timeout` applies to a `CommandOracle`;
     None picks one from the first run (10x its time, at least 1 s).
 
@@ -109,7 +114,8 @@ def reduce(
     started = time.monotonic()
     counters = Counters()
 
-    emit(events.Start(len(source), lang, jobs, strategy, elapsed=0.0))
+    original = original_size if original_size is not None else len(source)
+    emit(events.Start(original, lang, jobs, strategy, tuple(command), signature))
     first = oracle.check(source, 0, capture=True)
     counters.tests += 1
     if not first.interesting:
@@ -145,7 +151,7 @@ def reduce(
         running = tuple(now - t for t in list(judge.running.values()))
         c = counters
         return events.Stats(
-            original_size=len(source),
+            original_size=original,
             size=len(best.data),
             tests=c.tests,
             interesting=c.interesting,
@@ -177,7 +183,7 @@ def reduce(
                     )
                 )
                 table, facts = _prepare(stage, best.data, lang, queries)
-                if not engine.run_pass(table, stage.planner(table, facts, p0)):
+                if not engine.run_pass(table, stage.planner(table, facts, p0), deterministic):
                     break
         if polish:
             phase = "whitespace"
@@ -199,7 +205,7 @@ def reduce(
             "deterministic? (the last result that passed is kept)"
         )
     best.flush()
-    result = Result(best.data, len(source), stats(), reason)
+    result = Result(best.data, original, stats(), reason)
     emit(events.Done(result.stats, reason, elapsed=time.monotonic() - started))
     return result
 

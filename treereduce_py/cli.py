@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import os
 import re
 import signal
@@ -17,9 +18,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from treereduce_py import __version__, api, languages, ui
+from treereduce_py import __version__, api, events, languages, signature, ui
 from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
-from treereduce_py.output import OutputError, default_output_path
+from treereduce_py.output import OutputError, default_output_path, write_atomic
 from treereduce_py.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 EXIT_CODES = {
@@ -79,6 +80,24 @@ def build_parser() -> argparse.ArgumentParser:
         default=DEFAULT_STRATEGY,
         help=f"reduction preset (default {DEFAULT_STRATEGY}); see docs/strategies.md",
     )
+    p.add_argument(
+        "--same-crash",
+        action="store_true",
+        help="interesting = same exit status and crash signature as the original (no script "
+        "needed); the chosen signature is printed at the start",
+    )
+    p.add_argument("--signature", metavar="RE", help="with --same-crash: the signature regex")
+    p.add_argument(
+        "--deterministic",
+        action="store_true",
+        help="byte-identical results at any --jobs (for a deterministic test; a little slower)",
+    )
+    p.add_argument(
+        "--resume",
+        action="store_true",
+        help="continue from the output file of an interrupted run (same input and test)",
+    )
+    p.add_argument("--report", type=Path, metavar="FILE", help="write a JSON summary to FILE")
     p.add_argument("--passes", type=_positive_int, help="cap on passes per stage")
     p.add_argument("--fast", action="store_true", help="one pass per stage, no text polishing")
     p.add_argument(
@@ -121,7 +140,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(args: argparse.Namespace, command: list[str]) -> int:
     source, input_path = _read_input(args.input)
     lang = _language(args.lang, input_path, source)
-    output = _output_path(args.output, input_path, args.force)
+    output = _output_path(args.output, input_path, args.force or args.resume)
+    start_from = source
+    if args.resume:
+        if output is None or not output.exists():
+            raise UsageError("--resume needs the output file of an earlier run (-o PATH)")
+        start_from = output.read_bytes()
     criteria = Criteria(
         exit_codes=frozenset(args.exit_codes or [0]),
         stdout_regex=args.stdout_regex,
@@ -137,12 +161,19 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
         verbose=args.verbose,
         show_best=(lambda: _preview(output, source)) if args.show_best else None,
     )
+    last = _LastStats(reporter)
     _sigterm_as_interrupt()
     started = time.monotonic()
+    report = _Report(args, command, lang, len(source), output)
+    code = 1
     with CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name) as oracle:
         try:
+            if args.same_crash or args.signature:
+                sig = _golden_run(oracle, start_from, command, input_name, args.signature)
+                report.signature = sig.describe()
+                oracle.criteria = Criteria(exit_codes=frozenset(), extra=sig.matches)
             result = api.reduce(
-                source,
+                start_from,
                 language=lang,
                 test=oracle,
                 jobs=args.jobs,
@@ -155,39 +186,137 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
                 max_tests=args.max_tests,
                 output=output,
                 queries=args.queries,
-                progress=reporter,
+                deterministic=args.deterministic,
+                original_size=len(source),
+                command=command,
+                signature=report.signature,
+                progress=last,
             )
+            report.reason = result.reason
+            code = 0
         except api.NotInteresting as e:
             reporter.close()
             _explain_not_interesting(e, command)
-            return e.exit_code
-        except api.ReduceError as e:
+            code = e.exit_code
+        except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
             reporter.close()
             print(f"treereduce-py: error: {e}", file=sys.stderr)
-            return e.exit_code
-        except OracleStartError as e:
-            reporter.close()
-            print(f"treereduce-py: error: {e}", file=sys.stderr)
-            return 4
-        except OutputError as e:
-            reporter.close()
-            print(f"treereduce-py: error: {e}", file=sys.stderr)
-            return 2
+            code = _exit_code(e)
         except KeyboardInterrupt:
             reporter.close()
-            where = f" in {output}" if output is not None else ""
+            where = f" in {output}" if output is not None else " lost (output was stdout)"
             elapsed = time.monotonic() - started
             print(
-                f"treereduce-py: interrupted after {elapsed:.1f} s; the best result so far is"
-                f"{where or ' lost (output was stdout)'}",
+                f"treereduce-py: interrupted after {elapsed:.1f} s; "
+                f"the best result so far is{where}",
                 file=sys.stderr,
             )
-            return 130
+            report.reason = "interrupted"
+            code = 130
+        finally:
+            if args.report is not None:
+                report.write(args.report, last.stats, code, time.monotonic() - started)
+    if code != 0:
+        return code
     reporter.close()
     if output is None:
         sys.stdout.buffer.write(result.reduced)
         sys.stdout.buffer.flush()
     return 0
+
+
+def _exit_code(e: Exception) -> int:
+    if isinstance(e, api.ReduceError):
+        return e.exit_code
+    return 4 if isinstance(e, OracleStartError) else 2
+
+
+def _golden_run(
+    oracle: CommandOracle, source: bytes, command: list[str], input_name: str, regex: str | None
+) -> signature.CrashSignature:
+    """Run the original once and choose what a candidate must reproduce (ddSMT's golden run)."""
+    golden = oracle.check(source, 0, capture=True)
+    if golden.timed_out:
+        raise UsageError("the original input timed out: give a larger --timeout")
+    stem = Path(input_name).stem
+    names = [input_name] + [stem + a[2:] for a in command if a.startswith("@@.")]
+    if regex is not None:
+        try:
+            sig = signature.from_user_regex(golden.exit_code, regex, input_names=names)
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if not sig.matches(golden.exit_code, golden.stdout, golden.stderr):
+            raise api.NotInteresting(golden)
+    else:
+        sig = signature.extract(golden.exit_code, golden.stdout, golden.stderr, input_names=names)
+        if golden.exit_code == 0 and sig.line is None:
+            raise api.NotInteresting(golden)
+    print(f"treereduce-py: crash signature: {sig.describe()}", file=sys.stderr)
+    return sig
+
+
+class _LastStats:
+    """Passes events on to the reporter and remembers the latest statistics (for --report)."""
+
+    def __init__(self, reporter: ui.Reporter) -> None:
+        self.reporter = reporter
+        self.stats: events.Stats | None = None
+
+    def __call__(self, event: events.Event) -> None:
+        stats = getattr(event, "stats", None)
+        if isinstance(stats, events.Stats):
+            self.stats = stats
+        self.reporter(event)
+
+
+class _Report:
+    """The --report JSON summary."""
+
+    def __init__(
+        self,
+        args: argparse.Namespace,
+        command: list[str],
+        lang: str,
+        original_size: int,
+        output: Path | None,
+    ) -> None:
+        self.args = args
+        self.command = command
+        self.lang = lang
+        self.original_size = original_size
+        self.output = output
+        self.signature: str | None = None
+        self.reason = "error"
+
+    def write(self, path: Path, stats: events.Stats | None, code: int, wall: float) -> None:
+        body: dict[str, object] = {
+            "tool": "treereduce-py",
+            "version": __version__,
+            "input": self.args.input,
+            "output": str(self.output) if self.output is not None else "-",
+            "language": self.lang,
+            "strategy": self.args.strategy,
+            "jobs": stats.jobs if stats is not None else self.args.jobs,
+            "command": self.command,
+            "signature": self.signature,
+            "exit_code": code,
+            "reason": self.reason,
+            "original_size": self.original_size,
+            "wall_time": round(wall, 3),
+        }
+        if stats is not None:
+            body.update(
+                final_size=stats.size,
+                reduced_percent=round(100 * stats.reduced_fraction, 2),
+                tests=stats.tests,
+                interesting=stats.interesting,
+                cache_hits=stats.cache_hits,
+                syntax_rejections=stats.syntax_rejections,
+                commit_retries=stats.commit_retries,
+                timeouts=stats.timeouts,
+                passes=stats.pass_number,
+            )
+        write_atomic(path, (json.dumps(body, indent=2) + "\n").encode())
 
 
 def _preview(output: Path | None, source: bytes) -> bytes:

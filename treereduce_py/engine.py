@@ -15,6 +15,7 @@ uninteresting candidate can ever be committed.
 
 from __future__ import annotations
 
+import concurrent.futures
 import threading
 import time
 from collections.abc import Callable, Iterable
@@ -24,7 +25,7 @@ from typing import Protocol
 from treereduce_py import events
 from treereduce_py.cache import Cache, digest
 from treereduce_py.edits import Edits, render
-from treereduce_py.heap import TaskHeap
+from treereduce_py.heap import Key, TaskHeap
 from treereduce_py.languages import count_errors, new_parser
 from treereduce_py.oracle import Oracle
 from treereduce_py.output import BestSoFar
@@ -158,7 +159,7 @@ class Engine:
     progress_interval: float = 0.25
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def run_pass(self, table: NodeTable, planner: Planner) -> bool:
+    def run_pass(self, table: NodeTable, planner: Planner, deterministic: bool = False) -> bool:
         """Run one pass to exhaustion; True if it improved the best.
 
         Raises Stopped when a budget ran out, and re-raises a worker's exception (or a
@@ -171,6 +172,8 @@ class Engine:
         heap.push_all((t, gain(table, t), anchor(t)) for t in planner.initial())
         self._heap = heap
         self._failure: BaseException | None = None
+        if deterministic:
+            return self._run_in_order()
         threads = [
             threading.Thread(
                 target=self._work, args=(w,), name=f"treereduce-worker-{w}", daemon=True
@@ -199,6 +202,83 @@ class Engine:
         if self.judge.stop_reason is not None:
             raise Stopped(self.judge.stop_reason)
         return len(self._state.edits) > 0
+
+    def _run_in_order(self) -> bool:
+        """Deterministic mode: the outcome of the sequential algorithm, tested `jobs` at a time.
+
+        The next `jobs` tasks in heap order are judged in parallel against the same edits, then
+        their answers are used in order, as one worker would have used them: the first success is
+        committed and the tasks after it are put back (their candidates changed); a task is also
+        put back when the follow-ups of an earlier failure now come before it. Put-back tasks are
+        usually answered by the cache. The accepted sequence is therefore the same at any `jobs`.
+        """
+        heap, table, planner = self._heap, self._table, self._planner
+        pool = concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-worker")
+        last_progress = time.monotonic()
+        try:
+            while self.judge.stop_reason is None:
+                batch = heap.take(self.jobs)
+                if not batch:
+                    break
+                base = self._state
+                cands = [self._candidate(base, task) for _, task in batch]
+                futures = [
+                    pool.submit(self.judge, c, w) if c is not None else None
+                    for w, c in enumerate(cands)
+                ]
+                answers = [f.result() if f is not None else False for f in futures]
+                for k, ((key, task), cand, ok) in enumerate(
+                    zip(batch, cands, answers, strict=True)
+                ):
+                    top = heap.top_key()
+                    if k > 0 and top is not None and top < key:
+                        self._put_back(batch[k:])
+                        break
+                    if ok and cand is not None and self.judge.stop_reason is None:
+                        edits = task_edits(table, base.edits, task)
+                        assert edits is not None
+                        self._install(edits, cand)
+                        heap.push_all(
+                            (t, gain(table, t), anchor(t))
+                            for t in planner.after(task, True, self._state.edits)
+                        )
+                        self._put_back(batch[k + 1 :])
+                        break
+                    heap.push_all(
+                        (t, gain(table, t), anchor(t))
+                        for t in planner.after(task, False, self._state.edits)
+                    )
+                now = time.monotonic()
+                if now - last_progress >= self.progress_interval:
+                    last_progress = now
+                    stats = self.stats()
+                    self.emit(events.Progress(stats, elapsed=stats.elapsed))
+        except BaseException:
+            self.judge.stop("interrupted")
+            raise
+        finally:
+            pool.shutdown(wait=True, cancel_futures=True)
+        if self.judge.stop_reason is not None:
+            raise Stopped(self.judge.stop_reason)
+        return len(self._state.edits) > 0
+
+    def _candidate(self, base: _State, task: Task) -> bytes | None:
+        edits = task_edits(self._table, base.edits, task)
+        if edits is None:
+            return None
+        candidate = render(self._table, edits)
+        return candidate if len(candidate) < len(base.text) else None
+
+    def _put_back(self, items: list[tuple[Key, Task]]) -> None:
+        self._heap.push_all((task, -key[0], key[1]) for key, task in items)
+
+    def _install(self, edits: Edits, candidate: bytes) -> None:
+        with self._lock:
+            self._state = _State(edits, candidate)
+            self.best.offer(candidate)
+            self.judge.cache.shrink_to(len(candidate))
+        stats = self.stats()
+        self.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
 
     def _work(self, worker: int) -> None:
         heap = self._heap

@@ -17,11 +17,18 @@ from typing import Generic, TypeVar
 T = TypeVar("T")
 
 
+Key = tuple[int, int, str]
+
+
 class TaskHeap(Generic[T]):
-    """A blocking priority queue with termination detection."""
+    """A blocking priority queue with termination detection.
+
+    The key of a task is (-gain, anchor, repr of the task): a total order that does not depend
+    on when a task was pushed, so a deterministic run pops the same sequence at any `--jobs`.
+    """
 
     def __init__(self) -> None:
-        self._heap: list[tuple[int, int, int, T]] = []
+        self._heap: list[tuple[int, int, str, int, T]] = []
         self._seq = itertools.count()
         self._cond = threading.Condition()
         self._active = 0
@@ -33,13 +40,13 @@ class TaskHeap(Generic[T]):
 
     def push(self, task: T, gain: int, anchor: int) -> None:
         with self._cond:
-            heapq.heappush(self._heap, (-gain, anchor, next(self._seq), task))
+            heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
             self._cond.notify()
 
     def push_all(self, items: Iterable[tuple[T, int, int]]) -> None:
         with self._cond:
             for task, gain, anchor in items:
-                heapq.heappush(self._heap, (-gain, anchor, next(self._seq), task))
+                heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
             self._cond.notify_all()
 
     def pop(self) -> T | None:
@@ -49,7 +56,7 @@ class TaskHeap(Generic[T]):
             while not self._closed:
                 if self._heap:
                     self._active += 1
-                    return heapq.heappop(self._heap)[3]
+                    return heapq.heappop(self._heap)[4]
                 if self._active == 0:
                     self._cond.notify_all()
                     return None
@@ -69,8 +76,19 @@ class TaskHeap(Generic[T]):
             self._closed = True
             self._cond.notify_all()
 
-    def drain(self) -> list[T]:
-        """Remove and return every queued task in pop order (used by deterministic mode)."""
+    def take(self, n: int) -> list[tuple[Key, T]]:
+        """Remove up to `n` tasks in pop order without blocking (deterministic mode)."""
         with self._cond:
-            items = [heapq.heappop(self._heap)[3] for _ in range(len(self._heap))]
-            return items
+            out: list[tuple[Key, T]] = []
+            while self._heap and len(out) < n:
+                g, a, r, _, task = heapq.heappop(self._heap)
+                out.append(((g, a, r), task))
+            return out
+
+    def top_key(self) -> Key | None:
+        """The key of the task `pop` would return next, if any."""
+        with self._cond:
+            if not self._heap:
+                return None
+            g, a, r, _, _ = self._heap[0]
+            return (g, a, r)

@@ -178,7 +178,7 @@ def from_user_regex(
 # Normalization rules.
 
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
-_CORE_DUMPED = re.compile(r"[ \t]*\(core dumped\)")
+_CORE_DUMPED = re.compile(r"(?<![ \t])[ \t]*\(core dumped\)")
 # Characters that end a path inside a message: whitespace, quotes, brackets, separators.
 _PATH_CHAR = r"[^\s/:'\"`()\[\]{}<>,;|]"
 # An absolute path with at least one directory; not part of a URL (file:///x) or a relative path.
@@ -274,7 +274,7 @@ _LLVM_FATAL = re.compile(r"\bLLVM ERROR: .*|\berror in backend: .*|\bUNREACHABLE
 _LLVM_CRASH = re.compile(r"PLEASE submit a bug report|^Stack dump:$")
 # An LLVM stack frame: " #6 0x<addr> clang::Foo::bar(int) (libclang-cpp.so.14+0x<addr>)".
 _LLVM_FRAME = re.compile(r"^\s*#\d+\s+0x(?:<addr>|[0-9a-fA-F]+)\s+(?P<symbol>[^(\s].*)$")
-_LLVM_FRAME_TAIL = re.compile(r"\s+(?:\([^()\s]*\+0x[^()\s]*\)|\S+:\d+(?::\d+)?)$")
+_LLVM_FRAME_TAIL = re.compile(r"(?<!\s)\s+(?:\([^()\s]*\+0x[^()\s]*\)|\S+:\d+(?::\d+)?)$")
 # Frames of the crash machinery itself, not of the code that crashed.
 _HANDLER_FRAME = re.compile(
     r"^(?:llvm::sys::|llvm::report_fatal_error|llvm::llvm_unreachable_internal|SignalHandler"
