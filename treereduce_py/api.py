@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -168,6 +169,14 @@ def reduce(
         )
 
     engine = Engine(judge, best, jobs, emit, stats)
+    # The budget ends running tests too: stop within moments of the deadline, not a test later.
+    timer = None
+    if max_time is not None:
+        timer = threading.Timer(
+            max(0.0, max_time - (time.monotonic() - started)), judge.stop, ("max-time",)
+        )
+        timer.daemon = True
+        timer.start()
     stages = chosen.stages + (POLISH_STAGES if polish else ())
     reason = "fixpoint"
     try:
@@ -190,9 +199,13 @@ def reduce(
             _tidy(best, judge)
     except Stopped as stop:
         reason = stop.reason
+        oracle.resume()
     except BaseException:
         best.flush()
         raise
+    finally:
+        if timer is not None:
+            timer.cancel()
 
     if isinstance(oracle, CommandOracle):
         oracle.timeout = oracle.timeout and oracle.timeout * 2  # a loaded machine must not fail it

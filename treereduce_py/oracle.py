@@ -170,6 +170,10 @@ class Oracle(Protocol):
         """Stop running tests now; every later check is not interesting and runs nothing."""
         ...
 
+    def resume(self) -> None:
+        """Undo `cancel` for later checks (the final re-test after a budget ran out)."""
+        ...
+
     def close(self) -> None:
         """Release resources (temp dirs); idempotent."""
         ...
@@ -275,6 +279,11 @@ class CommandOracle:
             self._cancelled = True
             for pid in self._running:
                 _kill_group(pid, signal.SIGKILL)
+
+    def resume(self) -> None:
+        """Let later checks run again after `cancel`."""
+        with self._lock:
+            self._cancelled = False
 
     def close(self) -> None:
         """Kill any test still running and remove the temp root; safe to call more than once."""
@@ -592,6 +601,10 @@ class CallableOracle:
     def cancel(self) -> None:
         """Make later checks return not interesting without calling the predicate."""
         self._cancelled = True
+
+    def resume(self) -> None:
+        """Let later checks call the predicate again."""
+        self._cancelled = False
 
     def close(self) -> None:
         """Nothing to release; present for the Oracle protocol."""

@@ -1,0 +1,185 @@
+"""The library entry point end to end, with in-process predicates: correctness invariants."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from treereduce_py import FlakyTest, NotInteresting, events, reduce
+from treereduce_py.languages import count_errors, new_parser
+from treereduce_py.strategies import STRATEGIES
+
+PROGRAM = b"""import os
+import sys
+
+def helper(a, b, c):
+    x = [1, 2, 3, 4]
+    return a + (b * c)
+
+class Foo:
+    def bar(self):
+        print("hello world")
+        return 42
+
+def main():
+    y = helper(1, 2, 3)
+    z = Foo().bar()
+    raise ValueError("boom")
+
+main()
+"""
+
+
+def parses(lang: str, text: bytes) -> bool:
+    return count_errors(new_parser(lang).parse(text)) == 0
+
+
+class Recorder:
+    """A predicate that records every answer it gave, thread-safely."""
+
+    def __init__(self, needles: tuple[bytes, ...], lang: str = "python") -> None:
+        self.needles = needles
+        self.lang = lang
+        self.yes: set[bytes] = set()
+        self.calls = 0
+        self.lock = threading.Lock()
+
+    def __call__(self, candidate: bytes) -> bool:
+        ok = all(n in candidate for n in self.needles) and parses(self.lang, candidate)
+        with self.lock:
+            self.calls += 1
+            if ok:
+                self.yes.add(candidate)
+        return ok
+
+
+def test_reduces_and_result_is_interesting() -> None:
+    pred = Recorder((b"ValueError", b"main"))
+    result = reduce(PROGRAM, language="python", test=pred, jobs=2)
+    assert pred(result.reduced)
+    assert result.size < len(PROGRAM) // 4
+    assert result.stats.tests >= 1
+    assert result.reason == "fixpoint"
+
+
+@pytest.mark.parametrize("name", sorted(STRATEGIES))
+def test_every_preset_gives_an_interesting_smaller_result(name: str) -> None:
+    pred = Recorder((b"ValueError", b"helper"))
+    result = reduce(PROGRAM, language="python", test=pred, jobs=2, strategy=name)
+    assert pred(result.reduced)
+    assert result.size < len(PROGRAM) // 2
+
+
+def test_every_written_best_was_judged_interesting(tmp_path: Path) -> None:
+    out = tmp_path / "best.py"
+    pred = Recorder((b"raise", b"Foo"))
+    seen: list[bytes] = []
+
+    def on_event(event: events.Event) -> None:
+        if isinstance(event, events.Improvement):
+            seen.append(out.read_bytes())
+
+    result = reduce(PROGRAM, language="python", test=pred, jobs=3, output=out, progress=on_event)
+    assert seen, "no improvement was reported"
+    assert all(s in pred.yes for s in seen)
+    assert out.read_bytes() == result.reduced
+    sizes = [len(s) for s in seen]
+    assert sizes[-1] <= sizes[0] < len(PROGRAM)
+
+
+def test_original_not_interesting_raises() -> None:
+    with pytest.raises(NotInteresting):
+        reduce(PROGRAM, language="python", test=lambda b: False)
+
+
+def test_flaky_test_is_reported() -> None:
+    calls = {"n": 0}
+
+    def flaky(candidate: bytes) -> bool:
+        calls["n"] += 1
+        return calls["n"] <= 2  # the original and the first candidate pass, then never again
+
+    with pytest.raises(FlakyTest):
+        reduce(PROGRAM, language="python", test=flaky, jobs=1)
+
+
+def test_max_tests_stops_with_an_interesting_result() -> None:
+    pred = Recorder((b"ValueError",))
+    result = reduce(PROGRAM, language="python", test=pred, jobs=2, max_tests=5)
+    assert result.reason == "max-tests"
+    assert pred(result.reduced)
+    assert result.stats.tests <= 5 + 2  # the budget, plus the first and final checks
+
+
+def test_deterministic_mode_is_identical_at_any_jobs() -> None:
+    outs = set()
+    for jobs in (1, 2, 4):
+        pred = Recorder((b"ValueError", b"bar"))
+        outs.add(
+            reduce(PROGRAM, language="python", test=pred, jobs=jobs, deterministic=True).reduced
+        )
+    assert len(outs) == 1
+
+
+def test_unknown_language_and_strategy() -> None:
+    from treereduce_py.languages import UnknownLanguage
+
+    with pytest.raises(UnknownLanguage):
+        reduce(PROGRAM, language="pyhton", test=lambda b: True)
+    with pytest.raises(KeyError):
+        reduce(PROGRAM, language="python", test=lambda b: True, strategy="nope")
+
+
+def test_list_separators_leave_valid_syntax() -> None:
+    src = b"const xs = [10, 20, 30, 40, 50, 60];\nf(1, 2, 3, 4, 5);\n"
+    pred = Recorder((b"30", b"4"), lang="javascript")
+    result = reduce(src, language="javascript", test=pred, jobs=2, polish=False)
+    assert b",," not in result.reduced
+    assert b"[," not in result.reduced and b",]" not in result.reduced
+    assert parses("javascript", result.reduced)
+
+
+def test_hoisting_replaces_a_node_by_a_descendant() -> None:
+    src = b"x = 5 + (3 * yy)\n"
+    pred = Recorder((b"x", b"yy"))
+    result = reduce(src, language="python", test=pred, jobs=1, polish=False)
+    assert result.reduced.strip() == b"x = yy"
+
+
+def test_hoisting_a_statement_out_of_an_if() -> None:
+    src = b"int main(void) { if (1) { f(); } return 0; }\n"
+    pred = Recorder((b"main", b"f()"), lang="c")
+    result = reduce(src, language="c", test=pred, jobs=1, polish=False)
+    assert b"if" not in result.reduced
+    assert b"f();" in result.reduced
+
+
+EMPTY_OK = [b"", b"\r\n", b"\x00", b"x = 1\r\ny = 2\r\n", "é = 'ü'\n".encode("latin-1")]
+
+
+@pytest.mark.parametrize("src", EMPTY_OK)
+def test_odd_bytes_do_not_crash(src: bytes) -> None:
+    result = reduce(src, language="python", test=lambda b: True, jobs=2)
+    assert result.size <= len(src)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(
+        st.sampled_from([b"a = 1\n", b"b = [1, 2]\n", b"def f():\n    return 3\n", b"g(4)\n"]),
+        min_size=1,
+        max_size=8,
+    ),  # fmt: skip
+    st.integers(min_value=1, max_value=3),
+)
+def test_output_never_larger_and_always_interesting(parts: list[bytes], jobs: int) -> None:
+    src = b"".join(parts)
+    needle = parts[len(parts) // 2].split(b" ")[0][:1]
+    pred = Recorder((needle,))
+    result = reduce(src, language="python", test=pred, jobs=jobs)
+    assert result.size <= len(src)
+    assert result.reduced in pred.yes or result.reduced == src
