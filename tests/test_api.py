@@ -173,7 +173,7 @@ def test_odd_bytes_do_not_crash(src: bytes) -> None:
         st.sampled_from([b"a = 1\n", b"b = [1, 2]\n", b"def f():\n    return 3\n", b"g(4)\n"]),
         min_size=1,
         max_size=8,
-    ),  # fmt: skip
+    ),
     st.integers(min_value=1, max_value=3),
 )
 def test_output_never_larger_and_always_interesting(parts: list[bytes], jobs: int) -> None:

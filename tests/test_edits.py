@@ -87,7 +87,7 @@ def test_rendering_no_edits_is_the_source(kind: str) -> None:
         assert render(table, Edits(), i) == table.text(i)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.binary(max_size=300))
 def test_rendering_no_edits_is_the_identity_on_any_bytes(source: bytes) -> None:
     for table in (NodeTable.from_lines(source), NodeTable.from_tokens(source)):
@@ -108,7 +108,7 @@ def test_deleting_one_node_cuts_exactly_its_bytes(kind: str) -> None:
     assert root is not None and render(table, root) == b""
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(edit_sets())
 def test_render_equals_brute_force_splicing(case: tuple[NodeTable, Edits]) -> None:
     table, edits = case
@@ -116,7 +116,7 @@ def test_render_equals_brute_force_splicing(case: tuple[NodeTable, Edits]) -> No
     assert render(table, edits) == splice(table, edits)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(st.sampled_from(KINDS), st.lists(st.integers(0, 10_000), max_size=10))
 def test_deletions_never_grow_the_text(kind: str, picks: list[int]) -> None:
     table = table_for(kind)
@@ -132,7 +132,7 @@ def test_deletions_never_grow_the_text(kind: str, picks: list[int]) -> None:
         size = new_size
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(edit_sets())
 def test_covering_and_is_live_agree_with_walking_up(case: tuple[NodeTable, Edits]) -> None:
     table, edits = case
@@ -142,7 +142,7 @@ def test_covering_and_is_live_agree_with_walking_up(case: tuple[NodeTable, Edits
         assert edits.is_live(table, i) == (expected is None)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(edit_sets(), st.integers(0, 10_000))
 def test_with_edit_refuses_covered_nodes_and_drops_nested_ones(
     case: tuple[NodeTable, Edits], pick: int
@@ -187,7 +187,7 @@ def test_with_edits_refuses_a_batch_touching_an_edited_subtree() -> None:
     assert ok is not None and ok.order == (outer, free)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(edit_sets(), st.lists(st.tuples(st.integers(0, 10_000), st.binary(max_size=2)), max_size=6))
 def test_with_edits_matches_a_model_of_batches(
     case: tuple[NodeTable, Edits], batch: list[tuple[int, bytes]]
@@ -233,7 +233,7 @@ def test_edits_are_values() -> None:
     assert render(table, one) == splice(table, one)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(edit_sets(), st.integers(0, 10_000))
 def test_rendering_a_live_node_is_its_slice_of_the_whole_render(
     case: tuple[NodeTable, Edits], pick: int

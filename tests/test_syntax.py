@@ -281,7 +281,7 @@ def assert_flat_cover(table: NodeTable, source: bytes) -> None:
     assert table.errors == 0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(tricky_bytes)
 def test_lines_tile_the_source(source: bytes) -> None:
     table = NodeTable.from_lines(source)
@@ -295,7 +295,7 @@ def test_lines_tile_the_source(source: bytes) -> None:
     assert len(table) - 1 == source.count(b"\n") + unterminated
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(tricky_bytes)
 def test_tokens_tile_the_source(source: bytes) -> None:
     table = NodeTable.from_tokens(source)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+import subprocess
+import textwrap
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -26,6 +28,7 @@ from treereduce_py.output import BestSoFar
 from treereduce_py.strategies import (
     DEFAULT_STRATEGY,
     POLISH_STAGES,
+    RENAME_STAGE,
     STRATEGIES,
     Stage,
     SyntaxFacts,
@@ -89,6 +92,9 @@ def reduce(
     queries: Sequence[Path] = (),
     p0: float = DEFAULT_P0,
     deterministic: bool = False,
+    rename: bool = False,
+    slow: bool = False,
+    format_command: Sequence[str] | None = None,
     original_size: int | None = None,
     command: Sequence[str] = (),
     signature: str | None = None,
@@ -98,9 +104,12 @@ def reduce(
 
     `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py). `jobs` worker
     threads run tests in parallel (default: the number of CPUs); with `deterministic` the result
-    is the same at any `jobs` for a deterministic test. `output`, when given, always
-    holds the best result so far, written atomically. `timeout` applies to a `CommandOracle`;
-    None picks one from the first run (10x its time, at least 1 s).
+    is the same at any `jobs` for a deterministic test. `polish` adds the line, token and
+    whitespace passes; `rename` tries short identifier names; `slow` repeats every stage until a
+    whole round changes nothing; `format_command` (argv, the candidate on stdin, the formatted
+    text on stdout) formats the final result, kept only if still interesting. `output`, when
+    given, always holds the best result so far, written atomically. `timeout` applies to a
+    `CommandOracle`; None picks one from the first run (10x its time, at least 1 s).
 
     Raises NotInteresting when the original fails the test, FlakyTest when the final result
     fails its re-test, languages.UnknownLanguage for an unknown language, KeyError for an
@@ -177,26 +186,33 @@ def reduce(
         )
         timer.daemon = True
         timer.start()
-    stages = chosen.stages + (POLISH_STAGES if polish else ())
+    stages = chosen.stages + (POLISH_STAGES if polish else ()) + ((RENAME_STAGE,) if rename else ())
     reason = "fixpoint"
     try:
-        for stage in stages:
-            phase = stage.name
-            stage_passes = 0
-            while passes is None or stage_passes < passes:
-                pass_number += 1
-                stage_passes += 1
-                emit(
-                    events.PassChange(
-                        pass_number, phase, len(best.data), elapsed=time.monotonic() - started
+        while True:
+            size_before_round = len(best.data)
+            for stage in stages:
+                phase = stage.name
+                stage_passes = 0
+                while passes is None or stage_passes < passes:
+                    pass_number += 1
+                    stage_passes += 1
+                    emit(
+                        events.PassChange(
+                            pass_number, phase, len(best.data), elapsed=time.monotonic() - started
+                        )
                     )
-                )
-                table, facts = _prepare(stage, best.data, lang, queries)
-                if not engine.run_pass(table, stage.planner(table, facts, p0), deterministic):
-                    break
+                    table, facts = _prepare(stage, best.data, lang, queries)
+                    if not engine.run_pass(table, stage.planner(table, facts, p0), deterministic):
+                        break
+            if not slow or len(best.data) >= size_before_round:
+                break
         if polish:
             phase = "whitespace"
             _tidy(best, judge)
+        if format_command:
+            phase = "format"
+            _format(best, judge, format_command, emit)
     except Stopped as stop:
         reason = stop.reason
         oracle.resume()
@@ -266,6 +282,34 @@ def tidy_whitespace(text: bytes) -> bytes:
 
 
 def _tidy(best: BestSoFar, judge: Judge) -> None:
-    candidate = tidy_whitespace(best.data)
-    if len(candidate) < len(best.data) and judge(candidate, 0):
-        best.offer(candidate)
+    """Whitespace normalization, then a dedent of the common indentation, each kept only if
+    the test still passes."""
+    for tidy in (tidy_whitespace, _dedent):
+        candidate = tidy(best.data)
+        if len(candidate) < len(best.data) and judge(candidate, 0):
+            best.offer(candidate)
+
+
+def _dedent(text: bytes) -> bytes:
+    try:
+        return textwrap.dedent(text.decode()).encode()
+    except UnicodeDecodeError:
+        return text
+
+
+def _format(best: BestSoFar, judge: Judge, command: Sequence[str], emit: events.EventSink) -> None:
+    """Run the user's formatter on the result; keep its output if the test still passes."""
+    try:
+        done = subprocess.run(
+            list(command), input=best.data, capture_output=True, timeout=60, check=False
+        )
+    except (OSError, subprocess.TimeoutExpired) as e:
+        emit(events.Notice(f"--format command failed: {e}"))
+        return
+    if done.returncode != 0 or not done.stdout:
+        emit(events.Notice(f"--format command exited with {done.returncode}; result kept as is"))
+        return
+    if done.stdout != best.data and judge(done.stdout, 0):
+        best.offer(done.stdout)
+    elif done.stdout != best.data:
+        emit(events.Notice("the formatted result is not interesting; kept the unformatted one"))

@@ -11,6 +11,7 @@ import contextlib
 import json
 import os
 import re
+import shlex
 import signal
 import sys
 import time
@@ -19,6 +20,7 @@ from pathlib import Path
 from types import FrameType
 
 from treereduce_py import __version__, api, events, languages, signature, ui
+from treereduce_py.cdd import DEFAULT_P0
 from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
 from treereduce_py.output import OutputError, default_output_path, write_atomic
 from treereduce_py.strategies import DEFAULT_STRATEGY, STRATEGIES
@@ -99,7 +101,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--report", type=Path, metavar="FILE", help="write a JSON summary to FILE")
     p.add_argument("--passes", type=_positive_int, help="cap on passes per stage")
-    p.add_argument("--fast", action="store_true", help="one pass per stage, no text polishing")
+    speed = p.add_mutually_exclusive_group()
+    speed.add_argument("--fast", action="store_true", help="one pass per stage, no polishing")
+    speed.add_argument(
+        "--slow", action="store_true", help="repeat all stages until none changes anything"
+    )
+    p.add_argument("--rename", action="store_true", help="try renaming identifiers to short names")
+    p.add_argument(
+        "--format",
+        metavar="CMD",
+        help="formatter for the final result (reads stdin, writes stdout, e.g. "
+        "'clang-format'); kept only if still interesting",
+    )
+    p.add_argument(
+        "--cdd-p0",
+        type=float,
+        default=DEFAULT_P0,
+        metavar="P",
+        help=f"CDD's initial probability (default {DEFAULT_P0})",
+    )
     p.add_argument(
         "--syntax",
         choices=("strict", "off"),
@@ -187,6 +207,10 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
                 output=output,
                 queries=args.queries,
                 deterministic=args.deterministic,
+                rename=args.rename,
+                slow=args.slow,
+                format_command=shlex.split(args.format) if args.format else None,
+                p0=args.cdd_p0,
                 original_size=len(source),
                 command=command,
                 signature=report.signature,

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import re
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
 from treereduce_py.engine import Planner
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Delete, DeleteChunk, Hoist, Replace, Task
+from treereduce_py.tasks import Delete, DeleteChunk, Hoist, Rename, Replace, Task
 
 TableKind = Literal["syntax", "lines", "tokens"]
 
@@ -352,7 +353,43 @@ class BreadthFirstPlanner:
             return self._next(edits)
 
 
-PlannerKind = Literal["tree", "flat", "levels", "breadth-first"]
+@dataclass
+class RenamePlanner:
+    """Rename identifiers to short fresh names, the most bytes saved first (C-Reduce's
+    renaming pass). Each identifier's occurrences are renamed together, so references stay
+    consistent; the test decides whether the program still means the same to the tool."""
+
+    table: NodeTable
+
+    def initial(self) -> Iterable[Task]:
+        t = self.table
+        groups: dict[bytes, list[int]] = {}
+        for i in range(len(t)):
+            if t.named[i] and t.first_child[i] == -1 and "identifier" in t.kind_name(i):
+                groups.setdefault(t.text(i), []).append(i)
+        taken = set(re.findall(rb"[A-Za-z_][A-Za-z0-9_]*", t.source))
+        fresh = (name for name in _short_names() if name not in taken)
+        order = sorted(groups.items(), key=lambda kv: (-len(kv[0]) * len(kv[1]), kv[0]))
+        tasks: list[Task] = []
+        for old, nodes in order:
+            new = next(fresh)
+            if len(new) < len(old):
+                tasks.append(Rename(tuple(nodes), new))
+        return tasks
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return ()
+
+
+def _short_names() -> Iterable[bytes]:
+    letters = [bytes([c]) for c in range(ord("a"), ord("z") + 1)]
+    yield from letters
+    for length in itertools.count(2):
+        for combo in itertools.product(letters, repeat=length):
+            yield b"".join(combo)
+
+
+PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename"]
 ScheduleName = Literal["cdd", "ddmin"]
 
 
@@ -376,6 +413,8 @@ class Stage:
             return LevelPlanner(table, schedule)
         if self.planner_kind == "breadth-first":
             return BreadthFirstPlanner(table, facts)
+        if self.planner_kind == "rename":
+            return RenamePlanner(table)
         return FlatPlanner(table, schedule)
 
 
@@ -434,3 +473,4 @@ register(
 DEFAULT_STRATEGY = "priority"
 # DDMIN* after the tree passes (seed 002, ch. 5): lines, then tokens, each to a fixed point.
 POLISH_STAGES = (Stage("lines", "lines", "flat"), Stage("tokens", "tokens", "flat"))
+RENAME_STAGE = Stage("rename", "syntax", "rename", hoist=False, replace=False)

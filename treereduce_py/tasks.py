@@ -56,12 +56,20 @@ class DeleteChunk:
     complement: bool = field(default=False)
 
 
-Task = Delete | Replace | Hoist | DeleteChunk
+@dataclass(frozen=True)
+class Rename:
+    """Give every occurrence of one identifier a shorter name (`--rename`, as C-Reduce does)."""
+
+    nodes: tuple[int, ...]
+    text: bytes
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename
 
 
 def anchor(task: Task) -> int:
     """The first node a task touches: the deterministic tie-break between equal gains."""
-    if isinstance(task, DeleteChunk):
+    if isinstance(task, (DeleteChunk, Rename)):
         return task.nodes[0] if task.nodes else 0
     return task.node
 
@@ -74,6 +82,8 @@ def gain(table: NodeTable, task: Task) -> int:
         return table.size(task.node) - len(task.text)
     if isinstance(task, Hoist):
         return table.size(task.node) - table.size(task.target)
+    if isinstance(task, Rename):
+        return sum(table.size(n) - len(task.text) for n in task.nodes)
     return sum(table.size(n) for n in task.nodes)
 
 
@@ -91,6 +101,9 @@ def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
             taken.update(p for p, _ in more)
             pairs.extend(more)
         return edits.with_edits(table, pairs) if pairs else None
+    if isinstance(task, Rename):
+        live = [(n, task.text) for n in task.nodes if edits.is_live(table, n)]
+        return edits.with_edits(table, live) if live else None
     if isinstance(task, Replace):
         if not edits.is_live(table, task.node):
             return None
