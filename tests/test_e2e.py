@@ -29,6 +29,9 @@ pytestmark = pytest.mark.e2e
 
 CLI = Path(sys.executable).parent / "treereduce-py"
 PYTHON = sys.executable
+# How tests run a candidate program: -S skips site (and this venv's .pth files), which makes each
+# of the hundreds of test runs start about three times faster; the programs use only the stdlib.
+RUN_PY = [PYTHON, "-S"]
 # Generous limits that only catch hangs: a reduction on a loaded 2-core machine, a quick failure.
 HANG = 300.0
 QUICK = 60.0
@@ -157,35 +160,26 @@ settle(ledger, [("carol", "mallory", 10)])
 PY_LEDGER_RE = r"KeyError: 'mallory'"
 
 JS_CART = b"""\
-// A shopping cart whose discount lookup reads a property of undefined for one coupon code.
+// A cart whose discount lookup reads a property of undefined for one coupon code.
 "use strict";
 
-const COUPONS = { SPRING: { percent: 10, minimum: 20 } };
+const COUPONS = { SPRING: { percent: 10, minimum: 5 } };
 
-class Cart {
-  constructor() {
-    this.items = [];
-  }
-  add(name, price) {
-    this.items.push({ name, price });
-    return this;
-  }
-  subtotal() {
-    return this.items.reduce((sum, item) => sum + item.price, 0);
-  }
+function subtotal(items) {
+  return items.reduce((sum, item) => sum + item.price, 0);
 }
 
-function discount(cart, code) {
+function discount(items, code) {
   const coupon = COUPONS[code];
-  if (cart.subtotal() < coupon.minimum) {
+  if (subtotal(items) < coupon.minimum) {
     return 0;
   }
-  return (cart.subtotal() * coupon.percent) / 100;
+  return (subtotal(items) * coupon.percent) / 100;
 }
 
-const cart = new Cart().add("apple", 6).add("bread", 3.25);
-console.log("spring:", cart.subtotal() - discount(cart, "SPRING"));
-console.log("winter:", cart.subtotal() - discount(cart, "WINTER"));
+const items = [{ name: "apple", price: 6 }, { name: "bread", price: 3.25 }];
+console.log("spring:", subtotal(items) - discount(items, "SPRING"));
+console.log("winter:", subtotal(items) - discount(items, "WINTER"));
 """
 JS_CART_RE = r"TypeError: Cannot read properties of undefined \(reading 'minimum'\)"
 
@@ -277,7 +271,7 @@ def json_events(stderr: bytes) -> list[dict[str, Any]]:
 
 def py_raises(path: Path, pattern: str, cwd: Path) -> bool:
     """Whether running `path` with our Python exits 1 with `pattern` in its stderr."""
-    proc = run_tool([PYTHON, path], cwd)
+    proc = run_tool([*RUN_PY, path], cwd)
     return proc.returncode == 1 and re.search(pattern.encode(), proc.stderr) is not None
 
 
@@ -327,21 +321,13 @@ def test_python_exception_deep_in_call_chain(tmp_path: Path, jobs: int) -> None:
     assert py_raises(source, PY_LEDGER_RE, tmp_path)
     out = tmp_path / "small.py"
 
-    test: list[str | Path] = [
-        "--exit-code",
-        "1",
-        "--stderr-regex",
-        PY_LEDGER_RE,
-        "--",
-        PYTHON,
-        "@@",
-    ]
+    test = ["--exit-code", "1", "--stderr-regex", PY_LEDGER_RE, "--", *RUN_PY, "@@"]
     proc = run_cli([source, "-o", out, "--jobs", str(jobs), *test], tmp_path)
 
     succeeded(proc)
     assert source.read_bytes() == PY_LEDGER
     reduced = out.read_bytes()
-    assert len(reduced) < len(PY_LEDGER) * 35 // 100, reduced
+    assert len(reduced) < len(PY_LEDGER) * 30 // 100, reduced
     assert py_raises(out, PY_LEDGER_RE, tmp_path)
 
 
@@ -408,8 +394,25 @@ class TestExitCodes:
         assert "is the input" in lines[0]
         assert small.read_bytes() == before
 
-    def test_missing_separator(self, tmp_path: Path, small: Path, quiet: bool) -> None:
-        proc = run_cli(self.args(quiet, small, "true"), tmp_path, timeout=QUICK)
+    @pytest.mark.parametrize(
+        "command",
+        [
+            pytest.param([], id="no-command"),
+            pytest.param(
+                ["gcc", "@@"],
+                id="command-without-separator",
+                marks=pytest.mark.xfail(
+                    strict=True,
+                    reason="argparse rejects the command words first: 'unrecognized arguments: "
+                    "gcc @@', which does not say that the command belongs after '--'",
+                ),
+            ),
+        ],
+    )
+    def test_missing_separator(
+        self, tmp_path: Path, small: Path, quiet: bool, command: list[str]
+    ) -> None:
+        proc = run_cli(self.args(quiet, small, *command), tmp_path, timeout=QUICK)
         err = proc.stderr.decode()
         assert proc.returncode == 2, err
         assert "Traceback" not in err
@@ -506,7 +509,7 @@ def test_crlf_line_endings(tmp_path: Path) -> None:
     pattern = "LookupError: crlf kept 42"
 
     proc = run_cli(
-        [source, "--exit-code", "1", "--stderr-regex", pattern, "--", PYTHON, "@@"], tmp_path
+        [source, "--exit-code", "1", "--stderr-regex", pattern, "--", *RUN_PY, "@@"], tmp_path
     )
 
     succeeded(proc)
@@ -552,7 +555,7 @@ def test_latin1_encoding(tmp_path: Path) -> None:
     assert py_raises(source, pattern, tmp_path)
 
     proc = run_cli(
-        [source, "--exit-code", "1", "--stderr-regex", pattern, "--", PYTHON, "@@"], tmp_path
+        [source, "--exit-code", "1", "--stderr-regex", pattern, "--", *RUN_PY, "@@"], tmp_path
     )
 
     succeeded(proc)
@@ -568,7 +571,7 @@ def test_empty_interesting_file(tmp_path: Path) -> None:
     source = tmp_path / "empty.py"
     source.write_bytes(b"")
 
-    proc = run_cli([source, "--", PYTHON, "@@"], tmp_path)
+    proc = run_cli([source, "--", *RUN_PY, "@@"], tmp_path)
 
     succeeded(proc)
     assert (tmp_path / "empty.reduced.py").read_bytes() == b""
@@ -606,13 +609,15 @@ def test_input_that_does_not_parse(tmp_path: Path) -> None:
 
 def test_stdin_to_stdout(tmp_path: Path) -> None:
     text = (
-        b"def ratio(a, b):\n    return a / b\n\n\n"
+        b"import math\n\n\ndef ratio(a, b):\n    return a / b\n\n\n"
+        b"def spread(xs):\n    return max(xs) - min(xs)\n\n\n"
         b"def mean(xs):\n    return ratio(sum(xs), len(xs))\n\n\n"
-        b"print(mean([1, 2, 3]))\nprint(mean([]))\n"
+        b"data = [1, 2, 3, 5, 8]\nprint(mean(data), spread(data), math.sqrt(spread(data)))\n"
+        b"print(mean([]))\n"
     )
     pattern = "ZeroDivisionError"
 
-    test = ["--exit-code", "1", "--stderr-regex", pattern, "--", PYTHON, "-"]
+    test = ["--exit-code", "1", "--stderr-regex", pattern, "--", *RUN_PY, "-"]
     proc = run_cli(["-", "-l", "python", "-o", "-", *test], tmp_path, stdin=text)
 
     succeeded(proc)
@@ -620,7 +625,7 @@ def test_stdin_to_stdout(tmp_path: Path) -> None:
     assert 0 < len(reduced) < len(text) // 2, reduced
     assert b"treereduce-py" not in reduced
     again = subprocess.run(
-        [PYTHON, "-"], input=reduced, capture_output=True, cwd=tmp_path, timeout=QUICK
+        [*RUN_PY, "-"], input=reduced, capture_output=True, cwd=tmp_path, timeout=QUICK
     )
     assert again.returncode == 1 and pattern.encode() in again.stderr, again.stderr
     assert list(tmp_path.iterdir()) == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -621,6 +622,30 @@ def test_describe_is_one_line() -> None:
     assert "\n" not in text
     assert text.startswith("exit 101 and 'thread 'main' panicked at p.rs:")
     assert "value must be present" in text
+
+
+# Outputs that make naive patterns backtrack quadratically; each is some 100-200 KB.
+_ADVERSARIAL = [
+    " ".join(str(i) for i in range(20_000)) + " Killed",
+    "Assertion " * 20_000,
+    "pid" + " " * 100_000,
+    "\t" * 100_000 + "x (core dumped)",
+    "PLEASE submit a bug report\n #1 0x00007ff7178a5291 x" + " " * 100_000 + "y",
+    "/".join(["ab"] * 40_000) + "/crash.c",
+]
+
+
+def test_long_adversarial_output_does_not_hang() -> None:
+    def work() -> None:
+        for text in _ADVERSARIAL:
+            data = _b(text + "\n")
+            extract(-11, data, data, input_names=["crash.c"]).matches(-11, data, data)
+        finished.set()
+
+    finished = threading.Event()
+    # A generous limit: linear work takes well under a second, quadratic work takes minutes.
+    threading.Thread(target=work, daemon=True).start()
+    assert finished.wait(timeout=60)
 
 
 # --- live crashes ----------------------------------------------------------------------------

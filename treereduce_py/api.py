@@ -203,6 +203,8 @@ def reduce(
                         )
                     )
                     table, facts = _prepare(stage, best.data, lang, queries)
+                    # Never accept more parse errors than the current best has.
+                    judge.max_errors = judge.parse_errors(best.data)
                     if not engine.run_pass(table, stage.planner(table, facts, p0), deterministic):
                         break
             if not slow or len(best.data) >= size_before_round:

@@ -105,12 +105,11 @@ def normalize(text: str, *, input_names: Sequence[str] = ()) -> str:
     text = _CORE_DUMPED.sub("", text)
     text = _POSIX_PATH.sub(lambda m: m.group("base"), text)
     text = _WINDOWS_PATH.sub(lambda m: m.group("base"), text)
-    text = "\n".join(
-        _SHELL_PID.sub("", line) if _SHELL_SIGNAL.search(line) else line
-        for line in text.split("\n")
-    )
-    for pattern, replacement in _input_rules(_basenames(input_names)):
-        text = pattern.sub(replacement, text)
+    text = _drop_shell_pids(text)
+    for name in _basenames(input_names):
+        if name in text:
+            for pattern, replacement in _input_rules(name):
+                text = pattern.sub(replacement, text)
     for pattern, replacement in _RULES:
         text = pattern.sub(replacement, text)
     return "\n".join(line.rstrip() for line in text.split("\n"))
@@ -191,9 +190,6 @@ _SIGNAL_WORDS = (
     r"|Killed|Trace/breakpoint trap|IOT instruction|Terminated|Hangup|Quit"
 )
 _SHELL_SIGNAL = re.compile(rf"\b(?:{_SIGNAL_WORDS})\b")
-# The pid in a shell's job report: "bash: line 1:  4280 Segmentation fault      ./seg". Only
-# applied to lines naming a signal: on a long line of numbers it would take quadratic time.
-_SHELL_PID = re.compile(rf"\b(?:\d+[ \t]+)+(?=(?:{_SIGNAL_WORDS})\b)")
 _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     # Dates, optionally with a time of day (also rustc's ICE file names: 2024-03-05T20_23_52).
     (
@@ -216,7 +212,7 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"\b0[xX][0-9a-fA-F]{6,}\b"), "0x<addr>"),
     # Sanitizer report prefix ==1234== and "pid 1234" / "pid=1234" / "tid: 5".
     (re.compile(r"==\d+=="), "==<pid>=="),
-    (re.compile(r"\b(pid|PID|tid|TID)([ \t]*[:=#]?[ \t]*)\d+\b"), r"\1\2<pid>"),
+    (re.compile(r"\b(pid|PID|tid|TID)([ \t]*(?:[:=#][ \t]*)?)\d+\b"), r"\1\2<pid>"),
     # Rust >= 1.85 prints the thread id: thread 'main' (4453) panicked at ...
     (re.compile(r"(thread '[^'\n]*') \(\d+\)"), r"\1"),
     # "line 42" and "column 7" almost always point into the input being reduced.
@@ -224,23 +220,18 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 
 
-def _input_rules(names: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
-    """Rules that drop directories and line/column numbers after the user's input names."""
-    return _compiled_input_rules(names)
-
-
 @functools.lru_cache(maxsize=64)
-def _compiled_input_rules(names: tuple[str, ...]) -> tuple[tuple[re.Pattern[str], str], ...]:
-    rules: list[tuple[re.Pattern[str], str]] = []
-    for name in names:
-        quoted = re.escape(name)
+def _input_rules(name: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """Rules that drop the directories and line/column numbers after an input's name."""
+    quoted = re.escape(name)
+    return (
         # A relative directory prefix (w0/crash.rs) depends on where the test ran.
-        rules.append((re.compile(rf"(?<![\w.+/-])[\w.+-]+(?:/[\w.+-]+)*/(?={quoted}\b)"), ""))
+        (re.compile(rf"(?<![\w.+/-])[\w.+-]+(?:/[\w.+-]+)*/(?={quoted}\b)"), ""),
         # crash.rs:12:5, crash.c:12, crash.c(12,5), "crash.py", line 4
-        rules.append((re.compile(rf"(?<![\w.-]){quoted}(?::\d+)+(?![\w.])"), name))
-        rules.append((re.compile(rf"(?<![\w.-]){quoted}\(\d+(?:,\d+)?\)"), name))
-        rules.append((re.compile(rf"(?<![\w.-])({quoted}\"?),? line \d+"), r"\1"))
-    return tuple(rules)
+        (re.compile(rf"(?<![\w.-]){quoted}(?::\d+)+(?![\w.])"), name),
+        (re.compile(rf"(?<![\w.-]){quoted}\(\d+(?:,\d+)?\)"), name),
+        (re.compile(rf"(?<![\w.-])({quoted}\"?),? line \d+"), r"\1"),
+    )
 
 
 def _basenames(names: Sequence[str]) -> tuple[str, ...]:
@@ -251,6 +242,35 @@ def _basenames(names: Sequence[str]) -> tuple[str, ...]:
         if base and base not in result:
             result.append(base)
     return tuple(result)
+
+
+def _drop_shell_pids(text: str) -> str:
+    """Drop the pid a shell prints before a signal's name ("line 1:  4280 Segmentation fault").
+
+    Scans back from each signal name rather than using a regex like (\\d+\\s+)+(?=name), which
+    takes quadratic time on a long line of numbers.
+    """
+    pieces: list[str] = []
+    done = 0
+    for word in _SHELL_SIGNAL.finditer(text):
+        cut = word.start()
+        while True:
+            blanks = cut
+            while blanks > done and text[blanks - 1] in " \t":
+                blanks -= 1
+            digits = blanks
+            while digits > done and text[digits - 1].isdigit():
+                digits -= 1
+            # Stop unless "<number><blanks>" stands alone (not the end of "x86 " or "E0308 ").
+            if blanks == cut or digits == blanks:
+                break
+            if digits > 0 and (text[digits - 1].isalnum() or text[digits - 1] == "_"):
+                break
+            cut = digits
+        pieces.append(text[done:cut])
+        done = word.start()
+    pieces.append(text[done:])
+    return "".join(pieces)
 
 
 def _decode(data: bytes) -> str:
@@ -283,12 +303,14 @@ _HANDLER_FRAME = re.compile(
 _FRONTEND_FAILED = re.compile(r"\bfrontend command failed.*")
 
 _ASSERTION = re.compile(
-    r"\bAssertion\b.*\bfailed\b"  # glibc, musl, macOS, LLVM, C++ libraries
-    r"|^AssertionError\b"  # Python, Node's assert module
+    r"^AssertionError\b"  # Python, Node's assert module
     r"|\bassertion failed\b"  # Rust's assert!, OCaml, many C libraries
     r"|\bASSERT(?:ION)?(?: FAILED| failure)\b",
     re.IGNORECASE,
 )
+# glibc, musl, macOS, LLVM, C++ libraries: "Assertion `x' failed", "Assertion failed: (x), ...".
+_ASSERTION_WORD = re.compile(r"\bAssertion\b", re.IGNORECASE)
+_FAILED_WORD = re.compile(r"\bfailed\b", re.IGNORECASE)
 _SANITIZER = re.compile(
     r"\b(?:ERROR|WARNING): \w*Sanitizer: .*|\bruntime error: .*|\bSanitizer CHECK failed: .*"
 )
@@ -372,6 +394,10 @@ def _assertion(lines: list[str]) -> str | None:
     """An assertion failure, whole line (its location, if any, is in the asserting program)."""
     for line in lines:
         if _ASSERTION.search(line):
+            return line.strip()
+        # Two searches instead of "Assertion.*failed", which is quadratic on repeated words.
+        word = _ASSERTION_WORD.search(line)
+        if word is not None and _FAILED_WORD.search(line, word.end()):
             return line.strip()
     return None
 
