@@ -143,6 +143,11 @@ def cdd_size(round_number: int, p0: float = DEFAULT_P0) -> int:
     _check_p0(p0)
     if round_number < 0:
         raise ValueError(f"negative round number {round_number}")
+    return _size(round_number, p0)
+
+
+def _size(round_number: int, p0: float) -> int:
+    """`cdd_size` without the checks; a negative round is a smaller probability than p0."""
     p = p0 * GROWTH**round_number
     if p >= 1.0:
         return 1
@@ -172,39 +177,52 @@ class CDD:
     """
 
     p0: float = DEFAULT_P0
+    # Long lists start from a smaller probability, so the first chunks are about half the list.
+    adaptive: bool = False
 
     def __post_init__(self) -> None:
         _check_p0(self.p0)
 
     def first(self, length: int) -> Round | None:
-        """Round 0: chunks of size s_0 over the whole list; None for an empty list."""
+        """Round 0: chunks of size s_0 over the whole list; None for an empty list.
+
+        With `adaptive`, a list longer than 2/p0 starts at an earlier (negative) round whose
+        probability is about 2/length: the counter schedule then runs as usual from there, so
+        a long list needing few elements is cut down in halves first, as ddmin would, instead
+        of being tested ten elements at a time.
+        """
         if length < 0:
             raise ValueError(f"negative list length {length}")
-        return self._round(length, 0) if length > 0 else None
+        if length == 0:
+            return None
+        start = 0
+        if self.adaptive and length * self.p0 > 2.0:
+            start = math.floor(math.log(2.0 / (length * self.p0)) / math.log(GROWTH))
+        return self._round(length, start)
 
     def next(self, previous: Round, deleted: frozenset[int]) -> Round | None:
         """Round r + 1 on what is left; None after the size-1 round or once the list is empty."""
         length = _remaining_length(previous, deleted)
         round_number = previous.counter
-        last_chunk_size = min(cdd_size(round_number, self.p0), previous.length)
-        while length > 0 and cdd_size(round_number, self.p0) > 1:
+        last_chunk_size = min(_size(round_number, self.p0), previous.length)
+        while length > 0 and _size(round_number, self.p0) > 1:
             round_number += 1
             # Same chunks on the same list would only repeat known failures.
-            if deleted or min(cdd_size(round_number, self.p0), length) != last_chunk_size:
+            if deleted or min(_size(round_number, self.p0), length) != last_chunk_size:
                 return self._round(length, round_number)
         return None
 
     def _round(self, length: int, round_number: int) -> Round:
-        size = cdd_size(round_number, self.p0)
+        size = _size(round_number, self.p0)
         return Round(length, _consecutive_chunks(length, size), counter=round_number)
 
 
-def cdd(p0: float = DEFAULT_P0) -> CDD:
-    """The CDD schedule with initial probability `p0`.
+def cdd(p0: float = DEFAULT_P0, adaptive: bool = False) -> CDD:
+    """The CDD schedule with initial probability `p0` (see `CDD.first` for `adaptive`).
 
     Raises ValueError if p0 is not strictly between 0 and 1.
     """
-    return CDD(p0)
+    return CDD(p0, adaptive)
 
 
 def cdd_sizes(length: int, p0: float = DEFAULT_P0) -> tuple[int, ...]:

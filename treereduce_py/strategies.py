@@ -423,7 +423,7 @@ class Stage:
     replace: bool = True
 
     def planner(self, table: NodeTable, facts: SyntaxFacts, p0: float = DEFAULT_P0) -> Planner:
-        schedule: ListSchedule = cdd(p0) if self.schedule == "cdd" else ddmin()
+        schedule: ListSchedule = cdd(p0, adaptive=True) if self.schedule == "cdd" else ddmin()
         if self.planner_kind == "tree":
             return TreePlanner(table, facts, schedule, hoist=self.hoist, replace=self.replace)
         if self.planner_kind == "levels":
