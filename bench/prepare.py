@@ -167,8 +167,10 @@ def main(argv: list[str] | None = None) -> int:
         good = on_input and not on_empty
         ok &= good
         status = "ok" if good else "BROKEN"
-        print(f"{case.name:28} {case.language:11} {size:>9} B  {status}"
-              f" (input interesting: {on_input}, empty interesting: {on_empty})")
+        print(
+            f"{case.name:28} {case.language:11} {size:>9} B  {status}"
+            f" (input interesting: {on_input}, empty interesting: {on_empty})"
+        )
     return 0 if ok else 1
 
 

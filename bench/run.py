@@ -112,7 +112,8 @@ def treereduce_tool(preset: str | None) -> Tool | None:
     exe = _treereduce_exe()
     if exe is None:
         return None
-    version = _run_quiet([str(exe), "--version"]).split()[-1:] or ["?"]
+    found = re.search(r"\d+\.\d+\S*", _run_quiet([str(exe), "--version"]))
+    version = [found.group(0) if found else "?"]
     git = _run_quiet(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
     if git and " " not in git:
         version = [f"{version[0]}+{git}"]
@@ -290,9 +291,7 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     counter = rundir / "tests.log"
     wrapper = rundir / "wrap.sh"
     best = rundir / "best"
-    wrapper.write_text(
-        WRAPPER.format(counter=counter, test=case.test, name=case.file, best=best)
-    )
+    wrapper.write_text(WRAPPER.format(counter=counter, test=case.test, name=case.file, best=best))
     wrapper.chmod(0o755)
     argv, result_name = tool.command(case, case.file, wrapper, jobs, limit)
     result = rundir / result_name
@@ -304,7 +303,11 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         t0 = time.time()
         start = time.monotonic()
         proc = subprocess.Popen(
-            argv, cwd=rundir, stdout=out, stderr=err, stdin=subprocess.DEVNULL,
+            argv,
+            cwd=rundir,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
             start_new_session=True,
         )
         grace = 15.0 if tool.graceful else 0.0
@@ -318,7 +321,9 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
                 size = result.stat().st_size
             except FileNotFoundError:
                 size = -1
-            if size >= 0 and size != trace[-1][1]:
+            # Only an atomic writer's file is sampled: peers truncate and rewrite theirs in
+            # place, so a sample can catch it empty; their progress comes from the wrapper.
+            if tool.graceful and size > 0 and size != trace[-1][1]:
                 trace.append((round(elapsed, 2), size))
             time.sleep(SAMPLE_EVERY)
         wall = time.monotonic() - start
@@ -424,13 +429,24 @@ def main(argv: list[str] | None = None) -> int:
         default="treereduce-py,cvise,creduce,shrinkray",
         help="comma-separated tools (default: %(default)s)",
     )
-    parser.add_argument("--presets", default="default",
-                        help="treereduce-py presets: comma-separated, 'default' or 'all'")
+    parser.add_argument(
+        "--presets",
+        default="default",
+        help="treereduce-py presets: comma-separated, 'default' or 'all'",
+    )
     parser.add_argument("--jobs", type=int, default=2, help="parallel tests for every tool")
     parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per run")
-    parser.add_argument("--quick", action="store_true",
-                        help="small cases only, 30 s per run (a smoke test of the harness)")
+    parser.add_argument(
+        "--quick",
+        action="store_true",
+        help="small cases only, 30 s per run (a smoke test of the harness)",
+    )
     parser.add_argument("--no-report", action="store_true", help="do not run bench/report.py")
+    parser.add_argument(
+        "--no-scaling",
+        action="store_true",
+        help="skip bench/scaling.py (it runs only with the full suite: no --cases, no --quick)",
+    )
     args = parser.parse_args(argv)
 
     presets = args.presets.split(",")
@@ -454,9 +470,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
             rec = run_one(case, tool, args.jobs, limit)
             records.append(rec)
-            print(f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
-                  f" {rec.tests_run} tests, still interesting: {rec.still_interesting}", flush=True)
+            print(
+                f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
+                f" {rec.tests_run} tests, still interesting: {rec.still_interesting}",
+                flush=True,
+            )
             save([rec], dict(meta))
+    if not (args.no_scaling or args.cases or args.quick) and any(
+        t.name.startswith("treereduce-py") for t in tools
+    ):
+        subprocess.run([sys.executable, str(BENCH / "scaling.py")], check=False)
     if not args.no_report:
         subprocess.run([sys.executable, str(BENCH / "report.py")], check=False)
     return 0

@@ -43,7 +43,16 @@ if [ ! -x "$peers/shrinkray/bin/shrinkray" ]; then
     if py="$(find_py312)"; then
         echo "setup: installing Shrink Ray with $py"
         "$py" -m venv "$peers/shrinkray"
-        "$peers/shrinkray/bin/pip" install -q shrinkray
+        # Its llama-cpp-python dependency (only for the --llm passes, which the benchmark turns
+        # off) compiles llama.cpp from source for many minutes: install everything else.
+        "$peers/shrinkray/bin/pip" install -q --no-deps shrinkray
+        "$peers/shrinkray/bin/python" - > "$peers/shrinkray-deps.txt" <<'PY'
+from importlib.metadata import requires
+for r in requires("shrinkray") or []:
+    if "extra ==" not in r and not r.startswith("llama-cpp-python"):
+        print(r.split(";")[0])
+PY
+        "$peers/shrinkray/bin/pip" install -q -r "$peers/shrinkray-deps.txt"
     else
         echo "setup: WARNING: no Python >= 3.12 found; Shrink Ray will be skipped"
     fi

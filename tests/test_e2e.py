@@ -185,7 +185,8 @@ JS_CART_RE = r"TypeError: Cannot read properties of undefined \(reading 'minimum
 
 # A slow test for the signal tests: interesting while the candidate compiles and keeps the needle.
 SLOW_CHECK = """\
-import sys, time
+import os, sys, time
+open(os.path.join(sys.argv[2], str(os.getpid())), "w").close()
 time.sleep(0.3)
 data = open(sys.argv[1], "rb").read()
 try:
@@ -264,6 +265,20 @@ def error_lines(proc: subprocess.CompletedProcess[bytes], code: int) -> list[str
     return lines
 
 
+def assert_all_gone(pids: Path) -> None:
+    """Assert that no process whose pid a test script recorded in `pids` is still running."""
+    recorded = [int(p.name) for p in pids.iterdir()]
+    assert recorded, "the test script never ran"
+    alive = []
+    for pid in recorded:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            continue
+        alive.append(pid)
+    assert alive == [], f"test processes still running: {alive}"
+
+
 def json_events(stderr: bytes) -> list[dict[str, Any]]:
     """The --json event lines."""
     return [json.loads(line) for line in stderr.decode().splitlines() if line.strip()]
@@ -273,21 +288,6 @@ def py_raises(path: Path, pattern: str, cwd: Path) -> bool:
     """Whether running `path` with our Python exits 1 with `pattern` in its stderr."""
     proc = run_tool([*RUN_PY, path], cwd)
     return proc.returncode == 1 and re.search(pattern.encode(), proc.stderr) is not None
-
-
-def slow_reduction(tmp_path: Path) -> tuple[Path, Path, list[str]]:
-    """An input, its output path and CLI args for a reduction that takes many slow tests."""
-    check = tmp_path / "slow_check.py"
-    check.write_text(SLOW_CHECK)
-    body = "".join(
-        f"def helper_{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n"
-        f"value_{i} = helper_{i}({i})\n\n"
-        for i in range(40)
-    )
-    source = tmp_path / "slow.py"
-    source.write_text(body + "needle = value_7\n")
-    out = tmp_path / "slow.out.py"
-    return source, out, [str(source), "-o", str(out), "-j", "2", "--", PYTHON, str(check), "@@"]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,7 +327,7 @@ def test_python_exception_deep_in_call_chain(tmp_path: Path, jobs: int) -> None:
     succeeded(proc)
     assert source.read_bytes() == PY_LEDGER
     reduced = out.read_bytes()
-    assert len(reduced) < len(PY_LEDGER) * 30 // 100, reduced
+    assert len(reduced) < len(PY_LEDGER) // 3, reduced
     assert py_raises(out, PY_LEDGER_RE, tmp_path)
 
 
@@ -356,6 +356,8 @@ def test_javascript_type_error(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("quiet", [False, True], ids=["plain", "quiet"])
 class TestExitCodes:
+    """Each failure exits with its own code and says why in one line, in plain and quiet mode."""
+
     @staticmethod
     def args(quiet: bool, *rest: str | Path) -> list[str | Path]:
         return (["-q"] if quiet else []) + list(rest)
@@ -370,6 +372,18 @@ class TestExitCodes:
         proc = run_cli(self.args(quiet, "nosuch.py", "--", "true"), tmp_path, timeout=QUICK)
         lines = error_lines(proc, 2)
         assert lines == ["treereduce-py: error: no such file: nosuch.py"]
+
+    def test_input_is_a_directory(self, tmp_path: Path, quiet: bool) -> None:
+        (tmp_path / "src.py").mkdir()
+        proc = run_cli(self.args(quiet, "src.py", "--", "true"), tmp_path, timeout=QUICK)
+        lines = error_lines(proc, 2)
+        assert len(lines) == 1 and "directory" in lines[0]
+
+    def test_output_directory_missing(self, tmp_path: Path, small: Path, quiet: bool) -> None:
+        proc = run_cli(self.args(quiet, small, "-o", "no/such/dir/out.py", "--", "true"), tmp_path)
+        lines = error_lines(proc, 2)
+        assert len(lines) == 1 and "no/such/dir" in lines[0]
+        assert list(tmp_path.iterdir()) == [small]
 
     def test_unknown_language(self, tmp_path: Path, small: Path, quiet: bool) -> None:
         proc = run_cli(self.args(quiet, small, "-l", "klingon", "--", "true"), tmp_path)
@@ -435,6 +449,20 @@ class TestExitCodes:
         if quiet:
             assert len(lines) == 3
 
+    def test_flaky_test(self, tmp_path: Path, small: Path, quiet: bool) -> None:
+        marker = tmp_path / "ran-once"
+        script = (
+            "import os, sys; first = not os.path.exists(sys.argv[1]); "
+            "open(sys.argv[1], 'a').close(); sys.exit(0 if first else 1)"
+        )
+        proc = run_cli(self.args(quiet, small, "--", *RUN_PY, "-c", script, marker), tmp_path)
+        lines = error_lines(proc, 5)
+        assert "re-test" in lines[-1] or "deterministic" in lines[-1]
+        if quiet:
+            assert len(lines) == 1
+        # The last result that passed (here the input itself) is kept.
+        assert (tmp_path / "small.reduced.py").read_bytes() == small.read_bytes()
+
     @pytest.mark.parametrize("command", ["no-such-command-4711", "./missing-script.sh"])
     def test_command_not_found(
         self, tmp_path: Path, small: Path, quiet: bool, command: str
@@ -456,17 +484,46 @@ class TestExitCodes:
             assert len(lines) == 1
 
 
+@pytest.mark.xfail(
+    strict=True,
+    raises=json.JSONDecodeError,
+    reason="docs/events.md promises nothing but JSON lines on stderr with --json, but the error "
+    "for exit codes 2-5 is printed as plain text ('treereduce-py: error: ...')",
+)
+def test_json_mode_reports_errors_as_json(tmp_path: Path) -> None:
+    source = tmp_path / "small.py"
+    source.write_bytes(b"x = 1\n")
+    proc = run_cli([source, "--json", "--", "grep", "-q", "needle", "@@"], tmp_path)
+    assert proc.returncode == 3
+    events = json_events(proc.stderr)  # raises on a line that is not JSON
+    assert events[0]["event"] == "start"
+
+
 # ---------------------------------------------------------------------------------------------
 # Signals
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
-    source, out, args = slow_reduction(tmp_path)
+    check = tmp_path / "slow_check.py"
+    check.write_text(SLOW_CHECK)
+    pids = tmp_path / "pids"
+    temp = tmp_path / "temp"
+    pids.mkdir()
+    temp.mkdir()
+    body = "".join(
+        f"def helper_{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n"
+        f"value_{i} = helper_{i}({i})\n\n"
+        for i in range(40)
+    )
+    source = tmp_path / "slow.py"
+    source.write_text(body + "needle = value_7\n")
     original = source.read_bytes()
+    out = tmp_path / "slow.out.py"
+    args = [source, "-o", out, "-j", "2", "--", PYTHON, check, "@@", pids]
     proc = subprocess.Popen(
-        [str(CLI), *args], cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        [str(CLI), *map(str, args)], cwd=tmp_path, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(temp)},
     )  # fmt: skip
     try:
         deadline = time.monotonic() + HANG
@@ -488,10 +545,59 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
     assert source.read_bytes() == original
     result = out.read_bytes()
     assert len(result) < len(original)
-    check = run_tool([PYTHON, tmp_path / "slow_check.py", out], tmp_path)
-    assert check.returncode == 0, result
+    again = run_tool([PYTHON, check, out, pids], tmp_path)
+    assert again.returncode == 0, result
+    # No test left running, no temporary file left behind (workers' dirs, half-written output).
+    assert_all_gone(pids)
+    assert list(temp.iterdir()) == []
     leftovers = sorted(p.name for p in tmp_path.iterdir())
-    assert leftovers == ["slow.out.py", "slow.py", "slow_check.py"]
+    assert leftovers == ["pids", "slow.out.py", "slow.py", "slow_check.py", "temp"]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    raises=FileNotFoundError,
+    reason="interrupted during the check of the original, the CLI says 'the best result so far is "
+    "in OUT' but never wrote OUT (BestSoFar does not exist yet in api.reduce)",
+)
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals) -> None:
+    pids = tmp_path / "pids"
+    pids.mkdir()
+    check = tmp_path / "check.py"
+    check.write_text(
+        "import os, sys, time\n"
+        f"open(os.path.join({str(pids)!r}, str(os.getpid())), 'w').close()\n"
+        "time.sleep(120)\n"
+    )
+    source = tmp_path / "prog.py"
+    source.write_bytes(b"x = 1\n")
+    out = tmp_path / "prog.out.py"
+    proc = subprocess.Popen(
+        [str(CLI), str(source), "-o", str(out), "--", PYTHON, str(check), "@@"], cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + QUICK
+        while not any(pids.iterdir()):
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the test never started"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        _, stderr = proc.communicate(timeout=QUICK)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    err = stderr.decode(errors="replace")
+    assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
+    assert "Traceback" not in err, err
+    assert "interrupted" in err, err
+    assert_all_gone(pids)
+    # Whatever it says about the best result must be true.
+    if str(out) in err:
+        assert out.read_bytes() == source.read_bytes(), err
+    assert source.read_bytes() == b"x = 1\n"
 
 
 # ---------------------------------------------------------------------------------------------
@@ -575,6 +681,13 @@ def test_empty_interesting_file(tmp_path: Path) -> None:
 
     succeeded(proc)
     assert (tmp_path / "empty.reduced.py").read_bytes() == b""
+
+
+def test_empty_stdin(tmp_path: Path) -> None:
+    proc = run_cli(["-", "-l", "python", "--", "true"], tmp_path, stdin=b"")
+    succeeded(proc)
+    assert proc.stdout == b""
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_empty_uninteresting_file(tmp_path: Path) -> None:
@@ -701,14 +814,14 @@ def test_hanging_candidates_are_killed(tmp_path: Path) -> None:
         "    time.sleep(120)\n"
         "sys.exit(0)\n"
     )
-    text = b"a = 1\nb = 2\nkeep = a + b\nc = 3\nd = 4\n"
+    text = b"a = 1\nkeep = a\nb = 2\n"
     source = tmp_path / "hang.py"
     source.write_bytes(text)
 
     proc = run_cli(
-        [source, "--timeout", "1", "--json", "-j", "2", "--", PYTHON, check, "@@"],
+        [source, "--timeout", "1.5", "--json", "-j", "2", "--", *RUN_PY, check, "@@"],
         tmp_path,
-        timeout=100,
+        timeout=100,  # below the 120 s a hanging candidate sleeps: finishing means they were killed
     )
 
     succeeded(proc)
@@ -716,9 +829,5 @@ def test_hanging_candidates_are_killed(tmp_path: Path) -> None:
     assert b"keep" in reduced and len(reduced) < len(text)
     done = [e for e in json_events(proc.stderr) if e["event"] == "done"]
     assert len(done) == 1
-    hung = [int(p.name) for p in pids.iterdir()]
-    assert hung, "no candidate without 'keep' was tested"
     assert done[0]["stats"]["timeouts"] >= 1
-    for pid in hung:
-        with pytest.raises(ProcessLookupError):
-            os.kill(pid, 0)
+    assert_all_gone(pids)

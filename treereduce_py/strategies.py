@@ -247,7 +247,6 @@ class TreePlanner:
         out: list[Task] = []
         if self.replace:
             size = table.size(c)
-            text = table.text(c)
             out.extend(Replace(c, r) for r in facts.replacements.get(c, ()))
             kind = table.kind_name(c)
             small = facts.smallest_of_kind.get(kind)
