@@ -415,11 +415,6 @@ class TestExitCodes:
             pytest.param(
                 ["gcc", "@@"],
                 id="command-without-separator",
-                marks=pytest.mark.xfail(
-                    strict=True,
-                    reason="argparse rejects the command words first: 'unrecognized arguments: "
-                    "gcc @@', which does not say that the command belongs after '--'",
-                ),
             ),
         ],
     )
@@ -484,12 +479,6 @@ class TestExitCodes:
             assert len(lines) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=json.JSONDecodeError,
-    reason="docs/events.md promises nothing but JSON lines on stderr with --json, but the error "
-    "for exit codes 2-5 is printed as plain text ('treereduce-py: error: ...')",
-)
 def test_json_mode_reports_errors_as_json(tmp_path: Path) -> None:
     source = tmp_path / "small.py"
     source.write_bytes(b"x = 1\n")
@@ -554,12 +543,6 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
     assert leftovers == ["pids", "slow.out.py", "slow.py", "slow_check.py", "temp"]
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=FileNotFoundError,
-    reason="interrupted during the check of the original, the CLI says 'the best result so far is "
-    "in OUT' but never wrote OUT (BestSoFar does not exist yet in api.reduce)",
-)
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals) -> None:
     pids = tmp_path / "pids"

@@ -20,6 +20,7 @@ from treereduce_py.events import (
     SCHEMA_VERSION,
     Done,
     Event,
+    Failure,
     Improvement,
     Notice,
     PassChange,
@@ -132,6 +133,13 @@ events: st.SearchStrategy[Event] = st.one_of(
         reason=st.sampled_from(["fixpoint", "max-time", "max-tests", "interrupted"]),
         elapsed=seconds,
     ),
+    st.builds(
+        Failure,
+        message=st.text(),
+        exit_code=st.integers(min_value=1, max_value=255),
+        details=st.lists(st.text(), max_size=3).map(tuple),
+        elapsed=seconds,
+    ),
 )
 KINDS: dict[str, type[Any]] = {
     "start": Start,
@@ -140,6 +148,7 @@ KINDS: dict[str, type[Any]] = {
     "pass": PassChange,
     "warning": Notice,
     "done": Done,
+    "error": Failure,
 }
 
 
@@ -150,8 +159,9 @@ def decode(line: str) -> Event:
     assert body.pop("schema") == SCHEMA_VERSION
     if "stats" in body:
         body["stats"] = Stats(**{**body["stats"], "running": tuple(body["stats"]["running"])})
-    if "command" in body:
-        body["command"] = tuple(body["command"])
+    for key in ("command", "details"):
+        if key in body:
+            body[key] = tuple(body[key])
     event: Event = cls(**body)
     return event
 
@@ -169,6 +179,7 @@ def one_of_each() -> list[Event]:
         PassChange(pass_number=2, phase="hoist", size=500, elapsed=1.5),
         Notice(message="slow test", elapsed=1.6),
         Done(stats=replace(s, running=()), reason="max-time", elapsed=2.0),
+        Failure(message="interrupted", exit_code=130, details=("x",), elapsed=2.5),
     ]
 
 

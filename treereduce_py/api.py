@@ -147,7 +147,8 @@ def reduce(
     if original_errors:
         emit(
             events.Notice(
-                f"the input does not parse cleanly as {lang} ({original_errors} syntax errors); "
+                f"the input does not parse cleanly as {lang} ({original_errors} syntax "
+                f"error{'' if original_errors == 1 else 's'}); "
                 "reducing it anyway",
                 elapsed=time.monotonic() - started,
             )

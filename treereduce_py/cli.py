@@ -147,17 +147,33 @@ def main(argv: Sequence[str] | None = None) -> int:
         options, command = args_list[:cut], args_list[cut + 1 :]
     else:
         options, command = args_list, []
-    args = parser.parse_args(options)
+    args, extra = parser.parse_known_args(options)
     if not command:
-        parser.error("missing the test command: put it after '--' (INPUT -- COMMAND [ARG...])")
+        hint = f" (found {' '.join(extra)!r} before it)" if extra else ""
+        parser.error(
+            f"missing the test command: put it after '--' (INPUT -- COMMAND [ARG...]){hint}"
+        )
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+    mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
+    preview = _Preview()
+    reporter = ui.make_reporter(
+        mode=mode,
+        stream=sys.stderr,
+        verbose=args.verbose,
+        show_best=preview.read if args.show_best else None,
+    )
     try:
-        return _run(args, command)
+        return _run(args, command, reporter, preview)
     except UsageError as e:
-        print(f"treereduce-py: error: {e}", file=sys.stderr)
+        reporter(events.Failure(str(e), 2))
+        reporter.close()
         return 2
 
 
-def _run(args: argparse.Namespace, command: list[str]) -> int:
+def _run(
+    args: argparse.Namespace, command: list[str], reporter: ui.Reporter, preview: _Preview
+) -> int:
     source, input_path = _read_input(args.input)
     lang = _language(args.lang, input_path, source)
     output = _output_path(args.output, input_path, args.force or args.resume)
@@ -174,13 +190,7 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
         not_stderr_regex=args.not_stderr_regex,
     )
     input_name = input_path.name if input_path is not None else f"input{_suffix_for(lang)}"
-    mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
-    reporter = ui.make_reporter(
-        mode=mode,
-        stream=sys.stderr,
-        verbose=args.verbose,
-        show_best=(lambda: _preview(output, source)) if args.show_best else None,
-    )
+    preview.output, preview.source = output, source
     last = _LastStats(reporter)
     _sigterm_as_interrupt()
     started = time.monotonic()
@@ -219,30 +229,28 @@ def _run(args: argparse.Namespace, command: list[str]) -> int:
             report.reason = result.reason
             code = 0
         except api.NotInteresting as e:
-            reporter.close()
-            _explain_not_interesting(e, command)
+            reporter(_not_interesting(e, command))
             code = e.exit_code
         except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
-            reporter.close()
-            print(f"treereduce-py: error: {e}", file=sys.stderr)
             code = _exit_code(e)
+            reporter(events.Failure(str(e), code))
         except KeyboardInterrupt:
-            reporter.close()
-            where = f" in {output}" if output is not None else " lost (output was stdout)"
             elapsed = time.monotonic() - started
-            print(
-                f"treereduce-py: interrupted after {elapsed:.1f} s; "
-                f"the best result so far is{where}",
-                file=sys.stderr,
-            )
-            report.reason = "interrupted"
+            if output is not None and output.exists():
+                where = f"the best result so far is in {output}"
+            elif output is not None:
+                where = "no result was written yet"
+            else:
+                where = "the best result so far is lost (output was stdout)"
             code = 130
+            reporter(events.Failure(f"interrupted after {elapsed:.1f} s; {where}", code))
+            report.reason = "interrupted"
         finally:
             if args.report is not None:
                 report.write(args.report, last.stats, code, time.monotonic() - started)
+    reporter.close()
     if code != 0:
         return code
-    reporter.close()
     if output is None:
         sys.stdout.buffer.write(result.reduced)
         sys.stdout.buffer.flush()
@@ -343,12 +351,18 @@ class _Report:
         write_atomic(path, (json.dumps(body, indent=2) + "\n").encode())
 
 
-def _preview(output: Path | None, source: bytes) -> bytes:
+class _Preview:
     """The best so far, for --show-best: read back from the output file (always complete)."""
-    if output is not None:
-        with contextlib.suppress(OSError):
-            return output.read_bytes()
-    return source
+
+    def __init__(self) -> None:
+        self.output: Path | None = None
+        self.source = b""
+
+    def read(self) -> bytes:
+        if self.output is not None:
+            with contextlib.suppress(OSError):
+                return self.output.read_bytes()
+        return self.source
 
 
 def _read_input(name: str) -> tuple[bytes, Path | None]:
@@ -400,17 +414,16 @@ def _suffix_for(lang: str) -> str:
     )
 
 
-def _explain_not_interesting(e: api.NotInteresting, command: list[str]) -> None:
+def _not_interesting(e: api.NotInteresting, command: list[str]) -> events.Failure:
     v = e.verdict
     status = "timed out" if v.timed_out else f"exited with {v.exit_code}"
-    print(
-        f"treereduce-py: error: the original input is not interesting: `{' '.join(command)}` "
-        f"{status}; fix the test so it passes on the input",
-        file=sys.stderr,
-    )
     tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-5:]
-    for line in tail:
-        print(f"  stderr: {line}", file=sys.stderr)
+    return events.Failure(
+        f"the original input is not interesting: `{shlex.join(command)}` {status}; "
+        "fix the test so it passes on the input",
+        e.exit_code,
+        tuple(f"stderr: {line}" for line in tail),
+    )
 
 
 def _sigterm_as_interrupt() -> None:

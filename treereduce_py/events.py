@@ -96,7 +96,19 @@ class Done:
     kind: str = field(default="done", init=False)
 
 
-Event = Start | Progress | Improvement | PassChange | Notice | Done
+@dataclass(frozen=True)
+class Failure:
+    """The run ends without a result: `message` says why in one line, `details` adds context
+    (such as the test's last stderr lines), and `exit_code` is the CLI's exit status."""
+
+    message: str
+    exit_code: int
+    details: tuple[str, ...] = ()
+    elapsed: float = 0.0
+    kind: str = field(default="error", init=False)
+
+
+Event = Start | Progress | Improvement | PassChange | Notice | Done | Failure
 EventSink = Callable[[Event], None]
 
 
@@ -110,8 +122,9 @@ def to_dict(event: Event) -> dict[str, Any]:
     if stats is not None:
         stats["running"] = list(stats["running"])
         out["stats"] = stats
-    if "command" in out:
-        out["command"] = list(out["command"])
+    for key in ("command", "details"):
+        if key in out:
+            out[key] = list(out[key])
     return out
 
 

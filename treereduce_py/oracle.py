@@ -467,7 +467,7 @@ def _parse_argv(argv: Sequence[str], name: str, start_dir: str) -> list[_ArgSlot
     """Resolve relative paths against start_dir and turn @@ arguments into file slots."""
     command = argv[0]
     if "/" in command and not os.path.isabs(command):
-        command = os.path.join(start_dir, command)
+        command = os.path.normpath(os.path.join(start_dir, command))
     slots: list[_ArgSlot] = [command]
     for arg in argv[1:]:
         at = _WHOLE_ARG.fullmatch(arg) or _FLAG_ARG.fullmatch(arg)
@@ -475,11 +475,19 @@ def _parse_argv(argv: Sequence[str], name: str, start_dir: str) -> list[_ArgSlot
             prefix = at.group("prefix") or ""
             suffix = at.group("suffix")
             slots.append((prefix, name if suffix is None else Path(name).stem + suffix))
-        elif arg.startswith(("./", "../")) and os.path.exists(os.path.join(start_dir, arg)):
-            slots.append(os.path.join(start_dir, arg))
+        elif _names_a_file(arg, start_dir):
+            # `python3 check.py @@` must find check.py although the test runs elsewhere.
+            slots.append(os.path.normpath(os.path.join(start_dir, arg)))
         else:
             slots.append(arg)
     return slots
+
+
+def _names_a_file(arg: str, start_dir: str) -> bool:
+    """A relative path (not an option) to an existing file or directory under start_dir."""
+    if not arg or arg.startswith(("-", "@@")) or os.path.isabs(arg):
+        return False
+    return os.path.exists(os.path.join(start_dir, arg))
 
 
 def _fill(slots: list[_ArgSlot], wdir: Path | None) -> list[str]:

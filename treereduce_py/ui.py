@@ -29,6 +29,7 @@ from rich.text import Text
 from treereduce_py.events import (
     Done,
     Event,
+    Failure,
     Improvement,
     Notice,
     PassChange,
@@ -115,6 +116,8 @@ def fold(view: RunView, event: Event, now: float) -> RunView:
     """The view after `event`, which arrived at clock reading `now`. Pure; never raises."""
     elapsed = max(event.elapsed, view.elapsed(now))
     view = replace(view, clock_anchor=now, elapsed_anchor=elapsed)
+    if isinstance(event, Failure):
+        return view
     if isinstance(event, Start):
         return replace(view, start=event)
     if isinstance(event, PassChange):
@@ -179,6 +182,11 @@ def summary_line(stats: Stats, reason: str) -> str:
     if reason != "fixpoint":
         line += f", stopped: {reason}"
     return line
+
+
+def failure_lines(failure: Failure) -> list[str]:
+    """`treereduce-py: error: ...` and the indented details, one string per line."""
+    return [f"{PROGRAM}: error: {failure.message}", *(f"  {d}" for d in failure.details)]
 
 
 def warning_line(notice: Notice) -> str:
@@ -333,6 +341,8 @@ class LiveReporter:
             self._start()
         if isinstance(event, Notice):
             self._console.print(Text(warning_line(event), style="yellow"))
+        elif isinstance(event, Failure):
+            self._console.print(Text("\n".join(failure_lines(event)), style="red"))
 
     def _start(self) -> None:
         with self._lifecycle:
@@ -449,6 +459,8 @@ class PlainReporter:
             self._pass, self._pass_stats = event, self._view.stats
         elif isinstance(event, Notice):
             lines.append(warning_line(event))
+        elif isinstance(event, Failure):
+            lines.extend(failure_lines(event))
         elif isinstance(event, Done):
             if self._pending is not None:
                 lines.append(self._improvement_line(self._pending))
@@ -522,10 +534,17 @@ class QuietReporter:
         self._lock = threading.Lock()
 
     def __call__(self, event: Event) -> None:
-        """Write `event` if it is a warning; ignore everything else."""
-        if isinstance(event, Notice):
+        """Write `event` if it is a warning or an error; ignore everything else."""
+        lines = (
+            [warning_line(event)]
+            if isinstance(event, Notice)
+            else failure_lines(event)
+            if isinstance(event, Failure)
+            else []
+        )
+        if lines:
             with self._lock:
-                self._stream.write(warning_line(event) + "\n")
+                self._stream.write("".join(line + "\n" for line in lines))
                 self._stream.flush()
 
     def close(self) -> None:

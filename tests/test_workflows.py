@@ -1,0 +1,795 @@
+"""The user-facing workflows of the command line, run as a user runs them.
+
+Each test is one thing a person does with `treereduce-py` and checks what they would look at:
+the live panel in a real terminal (tmux renders it; pexpect reads the raw stream), the `--json`
+events against the documented schema, `--same-crash` on real crashes with no wrapper script
+(a Python exception deep in a call chain whose message holds a temp path, an address, a pid and a
+timestamp that all change between runs; a C program that segfaults at run time; a gcc
+diagnostic; a rustc internal compiler error), the `--signature` override, `--deterministic`
+across `--jobs`, the `--max-time`/`--max-tests` budgets with `--report`, `--resume` after an
+interrupt, and the editor mode (buffer on stdin, result on stdout, JSON on stderr).
+
+Every result is re-checked here by running the tool on it ourselves. Timeouts only detect hangs;
+the one timing assertion is the `--max-time` budget, which the feature promises.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+CLI = Path(sys.executable).parent / "treereduce-py"
+PYTHON = sys.executable
+RUN_PY = [PYTHON, "-S"]
+SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "events.schema.json"
+# Limits that only catch hangs on a loaded 2-core machine.
+HANG = 240.0
+QUICK = 60.0
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
+
+# ---------------------------------------------------------------------------------------------
+# Inputs
+
+# The exception message changes on every run: a temp path (each worker has its own directory),
+# an object address, a pid and a timestamp.
+PY_LEDGER = b'''\
+"""Posting records to a ledger; a negative record fails three calls deep."""
+import datetime
+import os
+
+
+class Record:
+    def __init__(self, account, cents):
+        self.account = account
+        self.cents = cents
+
+
+def validate(record):
+    if record.cents < 0:
+        stamp = datetime.datetime.now().isoformat()
+        where = os.path.abspath(__file__)
+        raise ValueError(f"bad record {record!r} in {where} (pid {os.getpid()}) at {stamp}")
+    return record
+
+
+def post(ledger, record):
+    validate(record)
+    ledger[record.account] = ledger.get(record.account, 0) + record.cents
+
+
+def post_all(ledger, records):
+    for record in records:
+        post(ledger, record)
+    return ledger
+
+
+records = [Record("rent", 120000), Record("food", 5400), Record("refund", -700)]
+print(sorted(post_all({}, records).items()))
+'''
+PY_LEDGER_RE = (
+    rb"(?m)^ValueError: bad record <__main__\.Record object at 0x[0-9a-f]+> in /\S+ "
+    rb"\(pid \d+\) at \d{4}-\d\d-\d\dT[\d:.]+$"
+)
+
+# Dereferences a null pointer three calls deep, at run time only.
+C_SEGV = b"""\
+#include <stdio.h>
+#include <stdlib.h>
+
+struct node { int value; struct node *next; };
+
+static struct node *push(struct node *head, int value) {
+    struct node *n = malloc(sizeof *n);
+    n->value = value;
+    n->next = head;
+    return n;
+}
+
+static int nth(struct node *head, int index) {
+    while (index-- > 0)
+        head = head->next;
+    return head->value;
+}
+
+static int sum_first(struct node *head, int count) {
+    int total = 0;
+    for (int i = 0; i < count; i++)
+        total += nth(head, i);
+    return total;
+}
+
+int main(void) {
+    struct node *list = NULL;
+    for (int i = 1; i <= 3; i++)
+        list = push(list, i * 10);
+    printf("%d\\n", sum_first(list, 2));
+    printf("%d\\n", sum_first(list, 5));
+    return 0;
+}
+"""
+
+# Two undeclared names: gcc reports `scale` first and `offset` second.
+C_DIAG = b"""\
+#include <stdio.h>
+
+struct point { int x; int y; };
+
+static int dot(struct point a, struct point b) {
+    return a.x * b.x + a.y * b.y;
+}
+
+static int shifted(struct point p) {
+    return p.x + scale;
+}
+
+int main(void) {
+    struct point p = { 3, 4 };
+    struct point q = { 1, 2 };
+    printf("%d %d\\n", dot(p, p), dot(p, q));
+    printf("%d\\n", offset * dot(q, q) + shifted(p));
+    return 0;
+}
+"""
+
+# A real rustc 1.95 ICE: a delayed bug through higher-ranked projections (rust-lang/rust#102047).
+RUST_ICE = b"""\
+// A registry of codecs keyed by higher-ranked projections.
+struct Utf8;
+struct Latin1;
+
+pub trait Pair<X> {}
+
+pub trait Decode<'buf> {
+    type Item;
+}
+pub trait Encode<'buf> {
+    type Item;
+}
+
+impl<A, B> Pair<for<'buf> fn(<A as Decode<'buf>>::Item, <B as Encode<'buf>>::Item)> for (A, B)
+where
+    A: for<'buf> Decode<'buf> + for<'buf> Encode<'buf, Item = u8>,
+    B: for<'buf> Encode<'buf>,
+{
+}
+
+impl Decode<'_> for Utf8 {
+    type Item = char;
+}
+impl Encode<'_> for Utf8 {
+    type Item = u8;
+}
+impl Decode<'_> for Latin1 {
+    type Item = char;
+}
+impl Encode<'_> for Latin1 {
+    type Item = u16;
+}
+
+fn check_pair<A, B, F>()
+where
+    A: for<'buf> Decode<'buf>,
+    B: for<'buf> Encode<'buf>,
+    (A, B): Pair<F>,
+{
+}
+
+fn main() {
+    check_pair::<Utf8, Latin1, _>();
+}
+"""
+RUST_ICE_LINE = b"internal compiler error: error performing operation: fully_perform"
+
+# Interesting while the file compiles as Python and still holds `needle`. It sleeps when the file
+# `slow.flag` sits next to it (a run that can be interrupted mid-way), and, for the live panel,
+# when `slow_at` holds N it makes its N-th call run for `slow_seconds` (calls are counted with
+# O_EXCL files, so parallel workers never share a number).
+NEEDLE_CHECK = """\
+import os, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+if os.path.exists(os.path.join(here, "slow.flag")):
+    time.sleep(float(open(os.path.join(here, "slow.flag")).read() or "0.1"))
+slow_at = os.path.join(here, "slow_at")
+if os.path.exists(slow_at):
+    at, seconds = open(slow_at).read().split()
+    calls = os.path.join(here, "calls")
+    os.makedirs(calls, exist_ok=True)
+    n = 1
+    while True:
+        try:
+            os.close(os.open(os.path.join(calls, str(n)), os.O_CREAT | os.O_EXCL))
+            break
+        except FileExistsError:
+            n += 1
+    time.sleep(float(seconds) if n == int(at) else 0.05)
+data = open(sys.argv[1], "rb").read()
+try:
+    compile(data, "candidate", "exec")
+except SyntaxError:
+    sys.exit(1)
+sys.exit(0 if b"needle" in data else 1)
+"""
+
+
+def needle_program(functions: int) -> bytes:
+    """A Python module of `functions` small helpers; only `needle` is needed by the test."""
+    body = "".join(
+        f"def helper_{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n"
+        f"value_{i} = helper_{i}({i})\n\n"
+        for i in range(functions)
+    )
+    return (body + "needle = value_7\n").encode()
+
+
+# ---------------------------------------------------------------------------------------------
+# Helpers
+
+
+def which(*names: str) -> str:
+    """The first of `names` found on PATH; skips the test when none is installed."""
+    for name in names:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    pytest.skip(f"{' or '.join(names)} is not installed")
+
+
+def cli_args(args: Sequence[object]) -> list[str]:
+    assert CLI.exists(), f"the CLI is not installed next to {sys.executable}"
+    return [str(CLI), *map(str, args)]
+
+
+def run_cli(
+    args: Sequence[object], cwd: Path, *, stdin: bytes = b""
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the installed CLI in `cwd` with pipes (so not a terminal); fails rather than hangs."""
+    return subprocess.run(cli_args(args), cwd=cwd, input=stdin, capture_output=True, timeout=HANG)
+
+
+def run_tool(args: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProcess[bytes]:
+    """Run a tool ourselves, to re-check a result."""
+    return subprocess.run(
+        [str(a) for a in args],
+        cwd=cwd,
+        capture_output=True,
+        timeout=QUICK,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def succeeded(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """Assert a clean success; return stderr."""
+    err = proc.stderr.decode(errors="replace")
+    assert proc.returncode == 0, f"exit {proc.returncode}:\n{err}"
+    assert "Traceback" not in err, err
+    return err
+
+
+def signature_line(stderr: str) -> str:
+    """The `crash signature:` line printed at the start of a --same-crash run."""
+    lines = [line for line in stderr.splitlines() if "crash signature:" in line]
+    assert len(lines) == 1, stderr
+    assert stderr.splitlines()[0] == lines[0], "the signature is not the first line"
+    return lines[0]
+
+
+def events_of(stderr: bytes) -> list[dict[str, Any]]:
+    """The --json lines of stderr; fails if any line is not JSON."""
+    events = []
+    for line in stderr.decode().splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            pytest.fail(f"a non-JSON line on stderr in --json mode: {line!r}")
+    return events
+
+
+def check_events(events: list[dict[str, Any]]) -> None:
+    """Validate every event against docs/events.schema.json and the documented order."""
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema (a test dependency)")
+    schema = json.loads(SCHEMA_PATH.read_text())
+    validator = jsonschema.Draft202012Validator(schema)
+    for event in events:
+        problems = [e.message for e in validator.iter_errors(event)]
+        assert not problems, (event, problems)
+    assert events[0]["event"] == "start", events[0]
+    assert events[-1]["event"] == "done", events[-1]
+    assert [e["event"] for e in events].count("start") == 1
+    assert [e["event"] for e in events].count("done") == 1
+    sizes = [e["size"] for e in events if e["event"] == "improvement"]
+    assert sizes == sorted(set(sizes), reverse=True), f"improvements not decreasing: {sizes}"
+    original = events[0]["original_size"]
+    final = events[-1]["stats"]["size"]
+    assert all(size < original for size in sizes)
+    assert final == (sizes[-1] if sizes else original)
+
+
+def needle_setup(tmp_path: Path, functions: int) -> tuple[Path, list[str]]:
+    """An input and the test command (after `--`) of the needle reductions."""
+    check = tmp_path / "check.py"
+    check.write_text(NEEDLE_CHECK)
+    source = tmp_path / "prog.py"
+    source.write_bytes(needle_program(functions))
+    return source, [*RUN_PY, str(check), "@@"]
+
+
+def needle_ok(path: Path, tmp_path: Path) -> bool:
+    """Whether the needle test says `path` is interesting (with the slowdowns switched off)."""
+    for name in ("slow.flag", "slow_at"):
+        (tmp_path / name).unlink(missing_ok=True)
+    return run_tool([*RUN_PY, tmp_path / "check.py", path], tmp_path).returncode == 0
+
+
+# ---------------------------------------------------------------------------------------------
+# The live panel in a real terminal
+
+# What the panel shows (ui.render_panel) and the summary table after it (ui.summary_table).
+SIZE_RE = re.compile(r"([\d,]+) → ([\d,]+) bytes")
+TESTS_RE = re.compile(r"tests\s+([\d,]+) \(")
+ELAPSED_RE = re.compile(r"elapsed\s+([\d.]+) s")
+SLOW_RE = re.compile(r"slow tests running: ([\d.]+) s")
+
+
+def number(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def tmux_screens(tmp_path: Path, command: list[str], done: Callable[[str], bool]) -> list[str]:
+    """Run `command` in a fresh tmux server (100x30) and capture the screen every 0.1 s until
+    `done(screen)`; return the distinct screens in order. The server is private to this test."""
+    tmux = which("tmux")
+    socket = f"treereduce-test-{os.getpid()}"
+    base = [tmux, "-L", socket, "-f", "/dev/null"]
+    # The shell stays after the command so the last screen can still be read.
+    script = f"cd {shlex.quote(str(tmp_path))} && {shlex.join(command)}; echo EXIT=$?; sleep 600"
+    subprocess.run(
+        [*base, "new-session", "-d", "-s", "w", "-x", "100", "-y", "30", script],
+        check=True,
+        timeout=QUICK,
+        env={**os.environ, "TERM": "xterm-256color"},
+    )
+    screens: list[str] = []
+    try:
+        deadline = time.monotonic() + HANG
+        while time.monotonic() < deadline:
+            screen = subprocess.run(
+                [*base, "capture-pane", "-p", "-t", "w"],
+                capture_output=True,
+                text=True,
+                timeout=QUICK,
+                check=True,
+            ).stdout
+            if not screens or screen != screens[-1]:
+                screens.append(screen)
+            if done(screen):
+                return screens
+            time.sleep(0.1)
+        pytest.fail("the run did not finish in the terminal:\n" + screens[-1])
+    finally:
+        subprocess.run([*base, "kill-server"], capture_output=True, timeout=QUICK)
+
+
+def pexpect_stream(tmp_path: Path, command: list[str]) -> tuple[str, int]:
+    """Run `command` in a pseudo-terminal (30x100) with pexpect; return its output with the
+    terminal escapes removed, and its exit status."""
+    pexpect = pytest.importorskip("pexpect", reason="pexpect (a test dependency)")
+    child = pexpect.spawn(
+        command[0],
+        command[1:],
+        cwd=str(tmp_path),
+        dimensions=(30, 100),
+        env={**os.environ, "TERM": "xterm-256color"},
+        timeout=HANG,
+        encoding="utf-8",
+        codec_errors="replace",
+    )
+    chunks = []
+    try:
+        while True:
+            try:
+                chunks.append(child.read_nonblocking(65536, timeout=HANG))
+            except pexpect.EOF:
+                break
+        child.close()
+    finally:
+        if child.isalive():
+            child.terminate(force=True)
+    assert child.exitstatus is not None, f"killed by signal {child.signalstatus}"
+    return ANSI.sub("", "".join(chunks)), int(child.exitstatus)
+
+
+def live_setup(tmp_path: Path) -> tuple[Path, Path, list[str]]:
+    """A one-worker run whose 6th test takes 4 s (its --timeout lets it finish)."""
+    source, test = needle_setup(tmp_path, 14)
+    (tmp_path / "slow_at").write_text("6 4")
+    out = tmp_path / "out.py"
+    args = [source, "-o", out, "-j", "1", "--timeout", "20", "--", *test]
+    return source, out, cli_args(args)
+
+
+def check_panel_sequence(text_frames: list[str], original: int) -> None:
+    """The panel shows the sizes and a test count that grows; a slow test's running time shows
+    and keeps moving while nothing else happens (one worker, so no test ends meanwhile)."""
+    frames = [f for f in text_frames if TESTS_RE.search(f)]
+    assert len(frames) >= 3, "\n----\n".join(text_frames)
+    for frame in frames:
+        m = SIZE_RE.search(frame)
+        assert m is not None, frame
+        assert number(m.group(1)) == original
+        assert number(m.group(2)) <= original
+        assert ELAPSED_RE.search(frame), frame
+    tests = [number(TESTS_RE.findall(f)[-1]) for f in frames]
+    assert tests == sorted(tests) and tests[-1] > tests[0], tests
+    slow = [float(v) for f in frames for v in SLOW_RE.findall(f)]
+    assert len(set(slow)) >= 2, "the slow test's time was not shown moving"
+    assert all(2.0 <= v < 30 for v in slow), slow
+    assert slow == sorted(slow), slow
+    # While the one slow test runs no event arrives; the clock must still move.
+    during = [float(ELAPSED_RE.findall(f)[-1]) for f in frames if SLOW_RE.search(f)]
+    assert during[-1] > during[0], during
+
+
+def check_summary(text: str, out: Path, original: int) -> None:
+    """The summary table after the panel agrees with the file written."""
+    assert "treereduce-py summary" in text, text
+    rows = dict(
+        (m.group(1).strip(), m.group(2).strip())
+        for m in re.finditer(r"│ ([a-z ]+?)\s+│\s+(.+?) │", text)
+    )
+    assert rows["original size"] == f"{original:,} bytes", rows
+    assert rows["final size"] == f"{len(out.read_bytes()):,} bytes", rows
+    assert rows["stop reason"] == "fixpoint", rows
+
+
+def test_live_panel_in_tmux(tmp_path: Path) -> None:
+    source, out, command = live_setup(tmp_path)
+    original = len(source.read_bytes())
+
+    screens = tmux_screens(tmp_path, command, lambda s: "EXIT=" in s)
+
+    final = screens[-1]
+    assert "EXIT=0" in final, final
+    check_panel_sequence(screens, original)
+    # The panel's frame is drawn (box characters and the title with the language and jobs).
+    assert any("╭─ treereduce-py · python · " in s and "1 jobs" in s for s in screens)
+    check_summary(final, out, original)
+    assert "╭─" not in final, "the live panel was left on the screen"
+    assert needle_ok(out, tmp_path)
+    assert len(out.read_bytes()) < original
+
+
+def test_live_panel_raw_stream_pexpect(tmp_path: Path) -> None:
+    source, out, command = live_setup(tmp_path)
+    original = len(source.read_bytes())
+
+    text, status = pexpect_stream(tmp_path, command)
+
+    assert status == 0, text[-3000:]
+    # Each refresh redraws the whole panel: split the stream at its top-left corner.
+    frames = ["╭" + part for part in text.split("╭")[1:]]
+    check_panel_sequence(frames, original)
+    check_summary(text, out, original)
+    assert needle_ok(out, tmp_path)
+
+
+def test_plain_log_when_not_a_terminal_and_verbose(tmp_path: Path) -> None:
+    source, test = needle_setup(tmp_path, 6)
+    out = tmp_path / "out.py"
+
+    proc = run_cli([source, "-o", out, "-v", "--", *test], tmp_path)
+
+    err = succeeded(proc)
+    assert "\x1b[" not in err and "╭" not in err, "terminal drawing in a pipe"
+    lines = err.splitlines()
+    assert all(line.startswith("treereduce-py: ") for line in lines), err
+    assert re.match(r"treereduce-py: reducing \d+ bytes of python with \d+ jobs", lines[0])
+    # -v: one statistics line per pass.
+    assert re.search(r"^treereduce-py:   pass 1 \w+: \d+ tests, \d+ interesting", err, re.M), err
+    final = len(out.read_bytes())
+    assert re.search(rf"-> {final} bytes .* in [\d.]+ s$", lines[-1]), lines[-1]
+    assert proc.stdout == b""
+
+    quiet = run_cli([source, "-o", out, "-f", "-q", "--", *test], tmp_path)
+    assert quiet.returncode == 0 and quiet.stderr == b"" and quiet.stdout == b""
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON events and the editor mode
+
+
+def test_editor_mode_stdin_to_stdout_with_json_events(tmp_path: Path) -> None:
+    text = (
+        b"import math\n\n\ndef ratio(a, b):\n    return a / b\n\n\n"
+        b"def spread(xs):\n    return max(xs) - min(xs)\n\n\n"
+        b"def mean(xs):\n    return ratio(sum(xs), len(xs))\n\n\n"
+        b"data = [1, 2, 3, 5, 8]\nprint(mean(data), spread(data), math.sqrt(spread(data)))\n"
+        b"print(mean([]))\n"
+    )
+    test = ["--exit-code", "1", "--stderr-regex", "ZeroDivisionError", "--", *RUN_PY, "-"]
+
+    proc = run_cli(["-", "-l", "python", "-o", "-", "--json", *test], tmp_path, stdin=text)
+
+    assert proc.returncode == 0, proc.stderr
+    events = events_of(proc.stderr)
+    check_events(events)
+    assert events[0]["language"] == "python" and events[0]["original_size"] == len(text)
+    assert events[-1]["reason"] == "fixpoint"
+    # stdout holds the result and nothing else, so an editor can replace the buffer with it.
+    assert events[-1]["stats"]["size"] == len(proc.stdout) < len(text) // 2
+    again = subprocess.run(
+        [*RUN_PY, "-"], input=proc.stdout, capture_output=True, cwd=tmp_path, timeout=QUICK
+    )
+    assert again.returncode == 1 and b"ZeroDivisionError" in again.stderr, again.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == [], "files left next to the input"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: with --json, --same-crash prints its 'crash signature:' line as plain text on "
+    "stderr before the start event (cli._golden_run); docs/events.md says nothing else is "
+    "written to stderr, and the signature is already in the start event",
+)
+def test_json_with_same_crash_is_pure_json(tmp_path: Path) -> None:
+    source = tmp_path / "diag.c"
+    source.write_bytes(C_DIAG)
+    cc = which("gcc")
+
+    proc = run_cli(
+        [source, "--json", "--same-crash", "--max-tests", "5", "--", cc, "-c", "@@"], tmp_path
+    )
+
+    assert proc.returncode == 0, proc.stderr
+    events = events_of(proc.stderr)
+    check_events(events)
+    assert "scale" in events[0]["signature"]
+
+
+# ---------------------------------------------------------------------------------------------
+# --same-crash and --signature
+
+
+def test_same_crash_python_exception_with_changing_paths(tmp_path: Path) -> None:
+    source = tmp_path / "ledger.py"
+    source.write_bytes(PY_LEDGER)
+    # The message differs between two runs of the very same file (the timestamp at least).
+    first, second = (run_tool([*RUN_PY, source], tmp_path) for _ in range(2))
+    assert re.search(PY_LEDGER_RE, first.stderr) and first.stderr != second.stderr
+
+    # A test budget keeps this short; any real reduction shows that the workers' runs, each in
+    # its own directory and at its own time, matched the golden run.
+    budget = ["--max-tests", "200"]
+    proc = run_cli([source, "--same-crash", *budget, "--", *RUN_PY, "@@"], tmp_path)
+
+    err = succeeded(proc)
+    sig = signature_line(err)
+    # The run-specific parts were normalized away, so the workers' runs could match at all.
+    assert "exit 1 and 'ValueError: bad record" in sig, sig
+    for volatile in ("/tmp", str(tmp_path), f"pid {os.getpid()}", "0x7"):
+        assert volatile not in sig, sig
+    reduced = (tmp_path / "ledger.reduced.py").read_bytes()
+    assert len(reduced) < len(PY_LEDGER) * 85 // 100, reduced
+    again = run_tool([*RUN_PY, tmp_path / "ledger.reduced.py"], tmp_path)
+    assert again.returncode == 1
+    assert re.search(PY_LEDGER_RE, again.stderr), again.stderr
+    assert source.read_bytes() == PY_LEDGER
+
+
+@pytest.mark.parametrize("exec_", [False, True], ids=["shell-reports", "killed-by-signal"])
+def test_same_crash_c_segfault_at_run_time(tmp_path: Path, exec_: bool) -> None:
+    cc = which("gcc")
+    source = tmp_path / "list.c"
+    source.write_bytes(C_SEGV)
+    # The crash is at run time, so the test compiles and runs: a shell line, still no script.
+    # Without exec the shell reports "Segmentation fault" and exits 139; with it, signal 11.
+    run = "exec ./prog" if exec_ else "./prog"
+    test = ["sh", "-c", f'{cc} -w -O0 -o prog "$1" && {run}', "sh", "@@"]
+
+    proc = run_cli([source, "--same-crash", "--max-tests", "60", "--", *test], tmp_path)
+
+    err = succeeded(proc)
+    sig = signature_line(err)
+    if exec_:
+        assert "SIGSEGV" in sig, sig
+    else:
+        assert "exit 139 and 'Segmentation fault'" in sig, sig
+    result = tmp_path / "list.reduced.c"
+    # The budget (for a short test) stops it early; it still removes much of the program.
+    assert len(result.read_bytes()) < len(C_SEGV) * 85 // 100, result.read_bytes()
+    built = run_tool([cc, "-w", "-O0", "-o", tmp_path / "again", result], tmp_path)
+    assert built.returncode == 0, built.stderr
+    assert run_tool([tmp_path / "again"], tmp_path).returncode == -signal.SIGSEGV
+
+
+def test_same_crash_compiler_diagnostic_without_script(tmp_path: Path) -> None:
+    cc = which("gcc")
+    source = tmp_path / "points.c"
+    source.write_bytes(C_DIAG)
+
+    proc = run_cli([source, "--same-crash", "--", cc, "-c", "@@"], tmp_path)
+
+    sig = signature_line(succeeded(proc))
+    assert "exit 1 and 'error: ‘scale’ undeclared" in sig, sig
+    result = tmp_path / "points.reduced.c"
+    assert len(result.read_bytes()) < len(C_DIAG) // 4, result.read_bytes()
+    again = run_tool([cc, "-c", "-o", os.devnull, result], tmp_path)
+    assert again.returncode == 1
+    assert "error: ‘scale’ undeclared" in again.stderr.decode(), again.stderr
+
+
+def test_signature_override_keeps_the_chosen_error(tmp_path: Path) -> None:
+    cc = which("gcc")
+    source = tmp_path / "points.c"
+    source.write_bytes(C_DIAG)
+    regex = r"‘offset’ undeclared"
+
+    proc = run_cli([source, "--same-crash", "--signature", regex, "--", cc, "-c", "@@"], tmp_path)
+
+    sig = signature_line(succeeded(proc))
+    assert regex in sig and "user --signature" in sig, sig
+    result = (tmp_path / "points.reduced.c").read_bytes()
+    again = run_tool([cc, "-c", "-o", os.devnull, tmp_path / "points.reduced.c"], tmp_path)
+    assert again.returncode == 1 and re.search(regex, again.stderr.decode()), again.stderr
+    # The default signature (the first error) would have kept `scale`; this one need not.
+    assert b"scale" not in result, result
+
+
+def test_signature_that_does_not_match_the_original(tmp_path: Path) -> None:
+    cc = which("gcc")
+    source = tmp_path / "points.c"
+    source.write_bytes(C_DIAG)
+
+    proc = run_cli([source, "--signature", "no such text", "--", cc, "-c", "@@"], tmp_path)
+
+    assert proc.returncode == 3, proc.stderr
+    assert b"not interesting" in proc.stderr
+    assert not (tmp_path / "points.reduced.c").exists()
+
+
+# ---------------------------------------------------------------------------------------------
+# Budgets and the CI report
+
+
+def test_rustc_ice_with_test_budget_and_report(tmp_path: Path) -> None:
+    rustc = which("rustc")
+    source = tmp_path / "crash.rs"
+    source.write_bytes(RUST_ICE)
+    probe = run_tool([rustc, "--crate-type", "lib", "-o", tmp_path / "probe", source], tmp_path)
+    if proc_ice(probe) is False:
+        pytest.skip(f"this rustc does not crash on the sample: {probe.stderr[-300:]!r}")
+    report = tmp_path / "report.json"
+    out = tmp_path / "small.rs"
+    budget = 30
+
+    # The command from the issue, as a user types it; the budget keeps the test short.
+    args = [source, "-o", out, "--same-crash", "--max-tests", budget, "--report", report]
+    proc = run_cli([*args, "--", rustc, "--crate-type", "lib", "@@.rs"], tmp_path)
+
+    sig = signature_line(succeeded(proc))
+    assert "exit 101 and 'error: internal compiler error: error performing operation" in sig
+    body = json.loads(report.read_text())
+    result = out.read_bytes()
+    assert body["exit_code"] == 0 and body["reason"] == "max-tests", body
+    assert body["original_size"] == len(RUST_ICE) and body["final_size"] == len(result)
+    assert body["reduced_percent"] == round(100 * (1 - len(result) / len(RUST_ICE)), 2)
+    assert "internal compiler error" in body["signature"]
+    assert body["output"] == str(out) and body["language"] == "rust"
+    # The budget counts tests started: in-flight ones finish, and the final re-test is extra.
+    assert budget <= body["tests"] <= budget + body["jobs"] + 1, body
+    again = run_tool([rustc, "--crate-type", "lib", "-o", tmp_path / "again", out], tmp_path)
+    assert proc_ice(again), again.stderr
+    assert not list(tmp_path.glob("rustc-ice-*")), "an ICE report was left next to the input"
+
+
+def proc_ice(proc: subprocess.CompletedProcess[bytes]) -> bool:
+    return proc.returncode == 101 and RUST_ICE_LINE in proc.stderr
+
+
+def test_max_time_stops_within_a_second_with_a_result(tmp_path: Path) -> None:
+    source, test = needle_setup(tmp_path, 40)
+    (tmp_path / "slow.flag").write_text("0.2")
+    out = tmp_path / "out.py"
+    report = tmp_path / "report.json"
+    budget = 3.0
+
+    started = time.monotonic()
+    proc = run_cli(
+        [source, "-o", out, "--max-time", budget, "--report", report, "--", *test], tmp_path
+    )
+    wall = time.monotonic() - started
+
+    succeeded(proc)
+    body = json.loads(report.read_text())
+    assert body["reason"] == "max-time", body
+    # The issue asks for a stop within a second of the budget. The process's wall time adds
+    # interpreter and grammar start-up (~0.5 s) and the final re-test of the result (one 0.2 s
+    # test), so it is allowed 1.5 s beyond the budget plus a little for the loaded machine.
+    assert wall < budget + 2.0, f"stopped {wall - budget:.2f} s after the budget"
+    assert body["wall_time"] < budget + 1.5, body
+    assert body["final_size"] == len(out.read_bytes()) < len(source.read_bytes())
+    assert needle_ok(out, tmp_path)
+
+
+# ---------------------------------------------------------------------------------------------
+# Deterministic runs and resume
+
+
+def test_deterministic_same_bytes_at_any_jobs(tmp_path: Path) -> None:
+    source = tmp_path / "prog.py"
+    source.write_bytes(needle_program(12))
+    # Any three of the 12 return lines will do, so which three survive depends on the order in
+    # which candidates are tried and committed: without --deterministic, -j 4 picks differently
+    # from run to run (seen here), while -j 1 always keeps the same three.
+    three = 'test "$(grep -o \'return y + [0-9]*\' "$1" | sort -u | wc -l)" -ge 3'
+    results = []
+    for jobs in (1, 4):
+        out = tmp_path / f"out{jobs}.py"
+        test = ["sh", "-c", three, "sh", "@@"]
+        proc = run_cli([source, "-o", out, "-j", jobs, "--deterministic", "--", *test], tmp_path)
+        succeeded(proc)
+        results.append(out.read_bytes())
+    assert results[0] == results[1]
+    kept = set(re.findall(rb"return y \+ \d+", results[0]))
+    assert len(kept) == 3 and len(results[0]) < len(source.read_bytes()) // 10, results[0]
+
+
+def test_resume_continues_an_interrupted_run(tmp_path: Path) -> None:
+    source, test = needle_setup(tmp_path, 25)
+    original = source.read_bytes()
+    out = tmp_path / "out.py"
+    flag = tmp_path / "slow.flag"
+    flag.write_text("0.15")
+    proc = subprocess.Popen(
+        cli_args([source, "-o", out, "--", *test]),
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    interrupt_when(proc, lambda: out.exists() and len(out.read_bytes()) < len(original))
+    assert proc.returncode == 130, proc.stderr
+    interrupted = out.read_bytes()
+    assert needle_ok(out, tmp_path)
+    flag.unlink(missing_ok=True)
+
+    again = run_cli([source, "-o", out, "--resume", "--json", "--", *test], tmp_path)
+
+    assert again.returncode == 0, again.stderr
+    events = events_of(again.stderr)
+    check_events(events)
+    first_pass = next(e for e in events if e["event"] == "pass")
+    # It starts from the interrupted best, not from the original.
+    assert first_pass["size"] == len(interrupted) < len(original)
+    assert events[0]["original_size"] == len(original)
+    assert len(out.read_bytes()) <= len(interrupted)
+    assert needle_ok(out, tmp_path)
+    assert source.read_bytes() == original
+
+
+def interrupt_when(proc: subprocess.Popen[bytes], ready: Callable[[], bool]) -> None:
+    """SIGINT `proc` once `ready()` holds, then wait for it to exit; fails rather than hangs."""
+    deadline = time.monotonic() + HANG
+    try:
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the run never got there"
+            time.sleep(0.05)
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=QUICK)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
