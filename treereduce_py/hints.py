@@ -74,17 +74,36 @@ def query_files(lang: str, extra_dirs: Sequence[Path] = ()) -> list[Path]:
 
     Raises QueryFileError when an extra directory does not exist.
     """
-    files: list[Path] = []
-    bundled = importlib.resources.files(_BUNDLED_PACKAGE) / lang / _BUNDLED_NAME
-    if bundled.is_file():
-        # The package is a plain directory (installed or editable), so this is a real path.
-        files.append(Path(str(bundled)))
+    files = _bundled(lang, set())
     for extra in extra_dirs:
         root = Path(extra)
         if not root.is_dir():
             raise QueryFileError(root, None, "no such query directory")
         files.extend(sorted(p for p in (root / lang).glob("*.scm") if p.is_file()))
     return files
+
+
+def _bundled(lang: str, seen: set[str]) -> list[Path]:
+    """The bundled file of `lang`, after those it inherits from: a first line
+    `; inherits: a,b` (nvim-treesitter's convention) names languages whose hints apply too."""
+    if lang in seen:
+        return []
+    seen.add(lang)
+    resource = importlib.resources.files(_BUNDLED_PACKAGE) / lang / _BUNDLED_NAME
+    if not resource.is_file():
+        return []
+    # The package is a plain directory (installed or editable), so this is a real path.
+    path = Path(str(resource))
+    first = path.read_text(encoding="utf-8", errors="replace").partition("\n")[0]
+    files: list[Path] = []
+    if first.startswith(_INHERITS):
+        for parent in first[len(_INHERITS) :].split(","):
+            files.extend(_bundled(parent.strip(), seen))
+    files.append(path)
+    return files
+
+
+_INHERITS = "; inherits:"
 
 
 @dataclass(frozen=True, eq=False)

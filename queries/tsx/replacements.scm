@@ -1,45 +1,7 @@
-; Replacement hints for TypeScript with JSX (tsx): the hints of queries/typescript/ plus JSX.
-; Each pattern captures one node as @replace and names the smaller text it may become. A hint is
-; only tried when it makes the node's text shorter. See docs/queries.md.
-
-; Bodies and literals that can be empty.
-((statement_block) @replace (#set! replacement "{}"))
-((class_body) @replace (#set! replacement "{}"))
-((interface_body) @replace (#set! replacement "{}"))
-((enum_body) @replace (#set! replacement "{}"))
-((object) @replace (#set! replacement "{}"))
-((array) @replace (#set! replacement "[]"))
-
-; Literals: the smallest of their kind.
-((number) @replace (#set! replacement "0"))
-((string) @replace (#set! replacement "\"\""))
-((template_string) @replace (#set! replacement "\"\""))
-
-; Lists: no arguments, no parameters.
-((arguments) @replace (#set! replacement "()"))
-((formal_parameters) @replace (#set! replacement "()"))
-
-; Conditions: always false (loops end at once), or always true for an if.
-((parenthesized_expression) @replace (#set! replacement "(0)"))
-((if_statement condition: (parenthesized_expression) @replace) (#set! replacement "(1)"))
-
-; Expressions whose value rarely matters to the bug: a constant instead.
-((binary_expression) @replace (#set! replacement "0"))
-((call_expression) @replace (#set! replacement "0"))
-((new_expression) @replace (#set! replacement "0"))
-((ternary_expression) @replace (#set! replacement "0"))
-; Functions as values: the smallest function.
-((arrow_function) @replace (#set! replacement "()=>{}"))
-((function_expression) @replace (#set! replacement "()=>{}"))
-
-; Statements: return without a value.
-((return_statement) @replace (#set! replacement "return;"))
-
-; Types: `any` fits everywhere.
-((type_annotation) @replace (#set! replacement ":any"))
-((type_arguments) @replace (#set! replacement "<any>"))
-((object_type) @replace (#set! replacement "{}"))
-((type_alias_declaration value: (_) @replace) (#set! replacement "any"))
+; inherits: typescript
+; Replacement hints for TypeScript with JSX (tsx): the first line pulls in every hint of
+; queries/typescript/, and this file adds the JSX ones. A hint is only tried when it makes the
+; node's text shorter. See docs/queries.md.
 
 ; JSX: the smallest element.
 ((jsx_element) @replace (#set! replacement "<a/>"))

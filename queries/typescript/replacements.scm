@@ -1,6 +1,6 @@
 ; Replacement hints for TypeScript: each pattern captures one node as @replace and names the
 ; smaller text it may become. A hint is only tried when it makes the node's text shorter.
-; See docs/queries.md. (queries/tsx/ holds the same hints plus JSX.)
+; See docs/queries.md. (queries/tsx/ inherits these and adds JSX.)
 
 ; Bodies and literals that can be empty.
 ((statement_block) @replace (#set! replacement "{}"))
