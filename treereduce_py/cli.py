@@ -201,6 +201,8 @@ def _run(
             if args.same_crash or args.signature:
                 sig = _golden_run(oracle, start_from, command, input_name, args.signature)
                 report.signature = sig.describe()
+                if not (args.json or args.quiet):  # --json has it in the start event
+                    print(f"treereduce-py: crash signature: {report.signature}", file=sys.stderr)
                 oracle.criteria = Criteria(exit_codes=frozenset(), extra=sig.matches)
             result = api.reduce(
                 start_from,
@@ -283,7 +285,6 @@ def _golden_run(
         sig = signature.extract(golden.exit_code, golden.stdout, golden.stderr, input_names=names)
         if golden.exit_code == 0 and sig.line is None:
             raise api.NotInteresting(golden)
-    print(f"treereduce-py: crash signature: {sig.describe()}", file=sys.stderr)
     return sig
 
 
