@@ -68,7 +68,12 @@ def test_long_child_lists_use_chunks_and_short_ones_single_deletions() -> None:
     table = table_of("python", stmts)
     planner = TreePlanner(table, facts_of("python", table))
     tasks = planner.explore(0)
-    assert tasks and all(isinstance(t, DeleteChunk) for t in tasks)
+    chunks = [t for t in tasks if isinstance(t, DeleteChunk)]
+    assert chunks and all(set(t.nodes) <= set(table.children(0)) for t in chunks)
+    # The elements are explored at the same time, one level deep (not the whole tree).
+    others = [t for t in tasks if not isinstance(t, DeleteChunk)]
+    assert others and all(table.depth[t.node] == 2 for t in others if isinstance(t, Delete))
+    assert planner.explore(0) == []  # each node is explored once
     short = table_of("python", b"a = 1\nb = 2\n")
     tasks = TreePlanner(short, facts_of("python", short)).explore(0)
     assert any(isinstance(t, Delete) for t in tasks)

@@ -194,15 +194,22 @@ fn main() {
 """
 RUST_ICE_LINE = b"internal compiler error: error performing operation: fully_perform"
 
-# Interesting while the file compiles as Python and still holds `needle`. It sleeps when the file
-# `slow.flag` sits next to it (a run that can be interrupted mid-way), and, for the live panel,
-# when `slow_at` holds N it makes its N-th call run for `slow_seconds` (calls are counted with
-# O_EXCL files, so parallel workers never share a number).
+# Interesting while the file compiles as Python and still holds `needle`. Files next to it slow it
+# down: `slow.flag` holds seconds to sleep in every test; `hold` holds the path of the run's output
+# file, and once that is smaller than prog.py every test sleeps a minute (a run caught mid-way,
+# for an interrupt); `slow_at` holds "N SECONDS": the N-th call sleeps that long, the others
+# 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a number).
 NEEDLE_CHECK = """\
 import os, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
 if os.path.exists(os.path.join(here, "slow.flag")):
     time.sleep(float(open(os.path.join(here, "slow.flag")).read() or "0.1"))
+hold = os.path.join(here, "hold")
+if os.path.exists(hold):
+    out = open(hold).read()
+    original = os.path.getsize(os.path.join(here, "prog.py"))
+    if os.path.exists(out) and os.path.getsize(out) < original:
+        time.sleep(60)
 slow_at = os.path.join(here, "slow_at")
 if os.path.exists(slow_at):
     at, seconds = open(slow_at).read().split()
@@ -537,12 +544,6 @@ def test_editor_mode_stdin_to_stdout_with_json_events(tmp_path: Path) -> None:
     assert sorted(p.name for p in tmp_path.iterdir()) == [], "files left next to the input"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: with --json, --same-crash prints its 'crash signature:' line as plain text on "
-    "stderr before the start event (cli._golden_run); docs/events.md says nothing else is "
-    "written to stderr, and the signature is already in the start event",
-)
 def test_json_with_same_crash_is_pure_json(tmp_path: Path) -> None:
     source = tmp_path / "diag.c"
     source.write_bytes(C_DIAG)
@@ -700,7 +701,8 @@ def proc_ice(proc: subprocess.CompletedProcess[bytes]) -> bool:
 
 def test_max_time_stops_within_a_second_with_a_result(tmp_path: Path) -> None:
     source, test = needle_setup(tmp_path, 40)
-    (tmp_path / "slow.flag").write_text("0.2")
+    # ~25 tests reach the fixpoint here; at 0.5 s a test, two workers run ~12 in the budget.
+    (tmp_path / "slow.flag").write_text("0.5")
     out = tmp_path / "out.py"
     report = tmp_path / "report.json"
     budget = 3.0
@@ -714,12 +716,12 @@ def test_max_time_stops_within_a_second_with_a_result(tmp_path: Path) -> None:
     succeeded(proc)
     body = json.loads(report.read_text())
     assert body["reason"] == "max-time", body
-    # The issue asks for a stop within a second of the budget. The process's wall time adds
-    # interpreter and grammar start-up (~0.5 s) and the final re-test of the result (one 0.2 s
-    # test), so it is allowed 1.5 s beyond the budget plus a little for the loaded machine.
-    assert wall < budget + 2.0, f"stopped {wall - budget:.2f} s after the budget"
+    # The issue asks for a stop within a second of the budget. After the deadline the running
+    # tests are killed and the best is re-tested once (a 0.5 s test): the run's own wall time is
+    # allowed 1.5 s past the budget; the process's adds interpreter and grammar start-up.
     assert body["wall_time"] < budget + 1.5, body
-    assert body["final_size"] == len(out.read_bytes()) < len(source.read_bytes())
+    assert wall < budget + 2.0, f"the process ended {wall - budget:.2f} s after the budget"
+    assert body["final_size"] == len(out.read_bytes()) <= len(source.read_bytes())
     assert needle_ok(out, tmp_path)
 
 
@@ -750,10 +752,15 @@ def test_resume_continues_an_interrupted_run(tmp_path: Path) -> None:
     source, test = needle_setup(tmp_path, 25)
     original = source.read_bytes()
     out = tmp_path / "out.py"
-    flag = tmp_path / "slow.flag"
-    flag.write_text("0.15")
+    # Once the output has shrunk every test hangs, so the run is surely caught mid-way.
+    hold = tmp_path / "hold"
+    hold.write_text(str(out))
+    command = ["--timeout", "120", "--", *test]
     proc = subprocess.Popen(
-        cli_args([source, "-o", out, "--", *test]),
+        cli_args([source, "-o", out, *command]),
+        # A shell's background job ignores SIGINT, and a child inherits that: undo it, as a
+        # terminal's Ctrl-C would reach the program.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         cwd=tmp_path,
         stdin=subprocess.DEVNULL,
         stdout=subprocess.PIPE,
@@ -762,10 +769,10 @@ def test_resume_continues_an_interrupted_run(tmp_path: Path) -> None:
     interrupt_when(proc, lambda: out.exists() and len(out.read_bytes()) < len(original))
     assert proc.returncode == 130, proc.stderr
     interrupted = out.read_bytes()
+    hold.unlink()
     assert needle_ok(out, tmp_path)
-    flag.unlink(missing_ok=True)
 
-    again = run_cli([source, "-o", out, "--resume", "--json", "--", *test], tmp_path)
+    again = run_cli([source, "-o", out, "--resume", "--json", *command], tmp_path)
 
     assert again.returncode == 0, again.stderr
     events = events_of(again.stderr)
@@ -793,3 +800,62 @@ def interrupt_when(proc: subprocess.Popen[bytes], ready: Callable[[], bool]) -> 
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# The CI and editor examples that docs/ci.md and docs/editors.md point to
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def parse_cli_line(line: str, env: dict[str, str]) -> tuple[Any, list[str]]:
+    """Parse a `treereduce-py ...` shell line with the real argument parser; return the options
+    and the test command. Fails on an option the CLI does not have."""
+    from treereduce_py import cli
+
+    for name, value in env.items():
+        line = line.replace(f'"${name}"', value).replace(f"${name}", value)
+    words = shlex.split(line)
+    assert words[0].endswith("treereduce-py"), words
+    cut = words.index("--")
+    try:
+        options = cli.build_parser().parse_args(words[1:cut])
+    except SystemExit:
+        pytest.fail(f"the example's options do not parse: {line}")
+    return options, words[cut + 1 :]
+
+
+def test_ci_examples_are_valid() -> None:
+    yaml = pytest.importorskip("yaml", reason="PyYAML, to parse the CI examples")
+    github = yaml.safe_load((EXAMPLES / "ci" / "github-reduce.yml").read_text())
+    env = {k: str(v) for k, v in github["env"].items()}
+    steps = github["jobs"]["reduce"]["steps"]
+    runs = [step["run"].replace("\\\n", " ") for step in steps if "run" in step]
+    lines = [line.strip() for run in runs for line in run.splitlines()]
+    (command,) = [line for line in lines if line.startswith("treereduce-py ")]
+    options, test = parse_cli_line(command, env)
+    assert options.same_crash and options.max_time > 0 and options.report is not None
+    assert test[0] == "rustc" and "@@.rs" in test
+    uploads = [s for s in steps if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert uploads and uploads[0]["if"] == "always()"
+    assert "reduced/" in uploads[0]["with"]["path"]
+    assert any(line == "python -m pip install ./treereduce-py" for line in lines)
+
+    gitlab = yaml.safe_load((EXAMPLES / "ci" / "gitlab-reduce.yml").read_text())
+    job = gitlab["reduce-crash"]
+    (command,) = [line for line in job["script"] if "treereduce-py crash/" in line]
+    options, test = parse_cli_line(command.replace(".tr/bin/", ""), gitlab["variables"])
+    assert options.same_crash and options.max_time > 0 and options.report is not None
+    assert job["artifacts"]["when"] == "always" and "reduced/" in job["artifacts"]["paths"]
+    assert job["stage"] in gitlab["stages"]
+
+
+def test_vscode_tasks_parse_and_run_real_options() -> None:
+    tasks = json.loads((EXAMPLES / "editors" / "vscode" / "tasks.json").read_text())
+    defaults = {i["id"]: i["default"] for i in tasks["inputs"]}
+    for task in tasks["tasks"]:
+        line = task["command"].replace("${file}", "/src/crash.rs")
+        line = re.sub(r"\$\{input:(\w+)\}", lambda m: defaults[m.group(1)], line)
+        assert "${" not in line, line
+        options, test = parse_cli_line(line, {})
+        assert options.input == "/src/crash.rs" and test, line

@@ -212,6 +212,8 @@ class TreePlanner:
 
     def __post_init__(self) -> None:
         self.lists = _ListReductions(self.table, self.schedule)
+        self._explored: set[int] = set()
+        self._lock = threading.Lock()
 
     def initial(self) -> Iterable[Task]:
         return [Delete(0)]
@@ -220,19 +222,41 @@ class TreePlanner:
         if isinstance(task, DeleteChunk):
             out = self.lists.finish(task, edits)
             if not accepted and len(task.nodes) == 1 and not task.complement:
-                out.extend(self.alternatives(task.nodes[0]))
-                out.extend(self.explore(task.nodes[0]))
+                out.extend(self.inside(task.nodes[0]))
             return out
         if accepted or not isinstance(task, Delete):
             return ()
         return self.explore(task.node)
 
-    def explore(self, node: int) -> list[Task]:
+    def inside(self, node: int, eager: bool = True) -> list[Task]:
+        """The alternatives of a list element and the exploration of its children (once)."""
+        with self._lock:
+            if node in self._explored:
+                return []
+        return self.alternatives(node) + self.explore(node, eager)
+
+    def explore(self, node: int, eager: bool = True) -> list[Task]:
+        """Tasks for the named children of `node` (each node is explored once).
+
+        A long child list gets a CDD reduction, and (with `eager`) its elements are explored
+        at the same time, one level deep: while large chunks fail, say because every function
+        is referenced from `main`, the inside of `main` is reduced by gain order instead of
+        waiting for the list's last round. Tasks of an element a chunk deletes later are
+        skipped without a test.
+        """
+        with self._lock:
+            if node in self._explored:
+                return []
+            self._explored.add(node)
         table = self.table
         kids = [c for c in table.children(node) if table.named[c]]
         if len(kids) >= LIST_MIN:
-            return self.lists.start(kids)
-        out: list[Task] = []
+            out = self.lists.start(kids)
+            if eager:
+                for k in kids:
+                    out.extend(self.inside(k, eager=False))
+            return out
+        out = []
         for c in kids:
             if table.size(c) > 0:
                 out.append(Delete(c))
