@@ -132,7 +132,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-tests", type=_positive_int, metavar="N", help="test budget")
     out = p.add_mutually_exclusive_group()
     out.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
-    out.add_argument("--json", action="store_true", help="JSON event lines on stderr")
+    out.add_argument(
+        "--json",
+        action="store_true",
+        help="JSON event lines on stderr (the default with -o - when stderr is not a terminal)",
+    )
     p.add_argument("-v", "--verbose", action="store_true", help="per-pass statistics")
     p.add_argument("--show-best", action="store_true", help="preview the best result live")
     p.add_argument("--version", action="version", version=f"treereduce-py {__version__}")
@@ -156,6 +160,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
+    if mode == "auto" and args.output == "-" and not ui.is_interactive(sys.stderr):
+        mode = "json"  # an editor or a pipeline reading the result: progress it can parse
     preview = _Preview()
     reporter = ui.make_reporter(
         mode=mode,
