@@ -205,7 +205,7 @@ def _run(
     with CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name) as oracle:
         try:
             if args.same_crash or args.signature:
-                sig = _golden_run(oracle, start_from, command, input_name, args.signature)
+                sig = _golden_run(oracle, start_from, command, input_name, args.signature, reporter)
                 report.signature = sig.describe()
                 if not (args.json or args.quiet):  # --json has it in the start event
                     print(f"treereduce-py: crash signature: {report.signature}", file=sys.stderr)
@@ -272,7 +272,12 @@ def _exit_code(e: Exception) -> int:
 
 
 def _golden_run(
-    oracle: CommandOracle, source: bytes, command: list[str], input_name: str, regex: str | None
+    oracle: CommandOracle,
+    source: bytes,
+    command: list[str],
+    input_name: str,
+    regex: str | None,
+    reporter: ui.Reporter,
 ) -> signature.CrashSignature:
     """Run the original once and choose what a candidate must reproduce (ddSMT's golden run)."""
     golden = oracle.check(source, 0, capture=True)
@@ -291,6 +296,15 @@ def _golden_run(
         sig = signature.extract(golden.exit_code, golden.stdout, golden.stderr, input_names=names)
         if golden.exit_code == 0 and sig.line is None:
             raise api.NotInteresting(golden)
+    empty = oracle.check(b"", 0, capture=True)
+    if sig.matches(empty.exit_code, empty.stdout, empty.stderr):
+        reporter(
+            events.Notice(
+                "an empty file reproduces this signature too, so the result will be (nearly) "
+                "empty: is the crash in the tool rather than caused by the input? (--signature "
+                "chooses another)"
+            )
+        )
     return sig
 
 
