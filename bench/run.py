@@ -21,6 +21,7 @@ import argparse
 import csv
 import datetime as dt
 import json
+import math
 import os
 import platform
 import re
@@ -220,7 +221,8 @@ printf 's %s\\n' "$EPOCHREALTIME" >> {counter}
 {test} "$@"
 rc=$?
 printf 'e %s %s\\n' "$EPOCHREALTIME" "$rc" >> {counter}
-if [ "$rc" -eq 0 ]; then
+# After the time limit (the runner creates {stopped}) tests still running no longer count.
+if [ "$rc" -eq 0 ] && [ ! -e {stopped} ]; then
     cand="${{1:-{name}}}"
     (
         flock 9
@@ -236,14 +238,19 @@ exit $rc
 """
 
 
-def _count(counter: Path, t0: float) -> tuple[int, int, list[tuple[float, int]]]:
-    """Tests started, tests interesting, and (elapsed, size) of each new best, from the log."""
+def _count(
+    counter: Path, t0: float, cutoff: float = math.inf
+) -> tuple[int, int, list[tuple[float, int]]]:
+    """Tests started, tests interesting, and (elapsed, size) of each new best, from the log;
+    events later than ``cutoff`` seconds after ``t0`` (tests the tool left running) are ignored."""
     if not counter.exists():
         return 0, 0, []
     started = interesting = 0
     bests: list[tuple[float, int]] = []
     for line in counter.read_text().splitlines():
         parts = line.split()
+        if len(parts) < 2 or float(parts[1]) - t0 > cutoff:
+            continue
         if parts[:1] == ["s"]:
             started += 1
         elif parts[:1] == ["e"] and parts[-1] == "0":
@@ -291,7 +298,10 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     counter = rundir / "tests.log"
     wrapper = rundir / "wrap.sh"
     best = rundir / "best"
-    wrapper.write_text(WRAPPER.format(counter=counter, test=case.test, name=case.file, best=best))
+    stopped = rundir / "stopped"
+    wrapper.write_text(
+        WRAPPER.format(counter=counter, test=case.test, name=case.file, best=best, stopped=stopped)
+    )
     wrapper.chmod(0o755)
     argv, result_name = tool.command(case, case.file, wrapper, jobs, limit)
     result = rundir / result_name
@@ -315,6 +325,7 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
             elapsed = time.monotonic() - start
             if elapsed > limit + grace:
                 hit_limit = True
+                stopped.touch()
                 _stop(proc)
                 break
             try:
@@ -327,10 +338,11 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
                 trace.append((round(elapsed, 2), size))
             time.sleep(SAMPLE_EVERY)
         wall = time.monotonic() - start
+        stopped.touch()
     # A graceful tool that used its whole budget hit the limit too.
     hit_limit = hit_limit or wall >= limit - 2.5
     final = result.read_bytes() if result.exists() else original
-    started, interesting, bests = _count(counter, t0)
+    started, interesting, bests = _count(counter, t0, cutoff=wall)
     # A tool stopped at the limit may not have written its progress back yet (C-Vise writes the
     # file between passes): its result is then the smallest interesting candidate it had found.
     if hit_limit and best.exists() and best.stat().st_size < len(final):
@@ -455,7 +467,9 @@ def main(argv: list[str] | None = None) -> int:
     cases = load_cases(args.cases.split(",") if args.cases else None)
     limit = args.time_limit
     if args.quick:
-        cases = [c for c in cases if prepare_case(c).stat().st_size < 5000]
+        # Small committed inputs only: nothing to generate or fetch.
+        cases = [c for c in cases if c.prepare is None]
+        cases = [c for c in cases if (c.directory / c.file).stat().st_size < 5000]
         limit = min(limit, 30.0)
     tools = select_tools(args.tools.split(","), presets)
     meta = machine_info(tools)
@@ -463,7 +477,12 @@ def main(argv: list[str] | None = None) -> int:
 
     records: list[RunRecord] = []
     for case in cases:
-        if not run_test(case, prepare_case(case)):
+        try:
+            prepared = prepare_case(case)
+        except RuntimeError as err:
+            print(f"run: {err}; skipped (is bench/setup.sh done?)", file=sys.stderr)
+            continue
+        if not run_test(case, prepared):
             print(f"run: {case.name}: the input is not interesting here; skipped", file=sys.stderr)
             continue
         for tool in tools:

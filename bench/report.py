@@ -1,0 +1,483 @@
+"""Render docs/benchmarks.md and its plots from the recorded results in bench/results/.
+
+Everything on the page is computed from runs.json, meta.json and scaling.json, so re-running
+``make bench`` (or ``python bench/report.py`` after a partial run) regenerates it.  The summary
+compares each treereduce-py variant with each peer over the cases both ran, as geometric means of
+ratios (treereduce-py / peer; below 1 means treereduce-py is smaller or faster), and counts the
+cases where treereduce-py's result was smaller.  Only results that are still interesting count
+as a reduction: a run whose final file fails the test is shown but kept out of the means.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from prepare import Case, load_cases
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+RESULTS = BENCH / "results"
+DOCS = REPO / "docs"
+IMG = DOCS / "img"
+PEER_ORDER = ("cvise", "creduce", "shrinkray")
+
+Run = dict[str, Any]
+
+
+def _tool_order(tools: set[str]) -> list[str]:
+    ours = sorted(t for t in tools if t.startswith("treereduce-py"))
+    return (
+        ours
+        + [p for p in PEER_ORDER if p in tools]
+        + sorted(t for t in tools if t not in ours and t not in PEER_ORDER)
+    )
+
+
+def _geomean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def _time_to_reach(trace: list[list[float]], size: int) -> float | None:
+    """When the trace first got to ``size`` bytes or below (None: never)."""
+    for t, s in trace:
+        if s <= size:
+            return t
+    return None
+
+
+def summary_rows(runs: list[Run]) -> list[list[str]]:
+    """One row per (treereduce-py variant, peer) over the cases both ran."""
+    by_key = {(r["case"], r["tool"]): r for r in runs}
+    tools = {r["tool"] for r in runs}
+    rows: list[list[str]] = []
+    for ours in (t for t in _tool_order(tools) if t.startswith("treereduce-py")):
+        for peer in (t for t in _tool_order(tools) if not t.startswith("treereduce-py")):
+            size_ratios: list[float] = []
+            time_ratios: list[float] = []
+            reach_ratios: list[float] = []
+            smaller = ties = 0
+            for case in sorted({c for c, t in by_key if t == ours}):
+                a, b = by_key.get((case, ours)), by_key.get((case, peer))
+                if a is None or b is None:
+                    continue
+                if not (a["still_interesting"] and b["still_interesting"]):
+                    continue
+                size_ratios.append(max(a["final_bytes"], 1) / max(b["final_bytes"], 1))
+                time_ratios.append(max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01))
+                smaller += a["final_bytes"] < b["final_bytes"]
+                ties += a["final_bytes"] == b["final_bytes"]
+                reach = _time_to_reach(a["trace"], b["final_bytes"])
+                if reach is not None:
+                    reach_ratios.append(max(reach, 0.01) / max(b["wall_time"], 0.01))
+            if not size_ratios:
+                continue
+            n = len(size_ratios)
+            rows.append(
+                [
+                    ours,
+                    peer,
+                    str(n),
+                    f"{_geomean(size_ratios):.2f}",
+                    f"{_geomean(time_ratios):.2f}",
+                    f"{smaller}/{n} smaller, {ties} equal",
+                    f"{len(reach_ratios)}/{n}, "
+                    + (f"{_geomean(reach_ratios):.2f}" if reach_ratios else "-"),
+                ]
+            )
+    return rows
+
+
+def losses(runs: list[Run]) -> list[str]:
+    """A sentence per case where a peer ended smaller than treereduce-py (default preset)."""
+    out: list[str] = []
+    for case in sorted({r["case"] for r in runs}):
+        mine = [r for r in runs if r["case"] == case and r["tool"] == "treereduce-py"]
+        peers = [
+            r
+            for r in runs
+            if r["case"] == case
+            and not r["tool"].startswith("treereduce-py")
+            and r["still_interesting"]
+        ]
+        if not mine or not peers:
+            continue
+        best = min(peers, key=lambda r: r["final_bytes"])
+        if best["final_bytes"] < mine[0]["final_bytes"]:
+            out.append(
+                f"- {case}: {best['tool']} ended at {best['final_bytes']} bytes, treereduce-py at "
+                f"{mine[0]['final_bytes']} ({mine[0]['final_bytes'] / best['final_bytes']:.1f}x)."
+            )
+    if out:
+        out.insert(0, "Cases where a peer's result is smaller than treereduce-py's:")
+        out.insert(1, "")
+    return out
+
+
+def _table(header: list[str], rows: list[list[str]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    return out
+
+
+def plot_case(case: str, runs: list[Run], path: Path) -> None:
+    """Best size so far over time, one step line per tool, log-scaled bytes."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for tool in _tool_order({r["tool"] for r in runs}):
+        run = next(r for r in runs if r["tool"] == tool)
+        xs = [p[0] for p in run["trace"]] + [run["wall_time"]]
+        ys = [p[1] for p in run["trace"]] + [run["trace"][-1][1]]
+        style = "-" if tool.startswith("treereduce-py") else "--"
+        ax.step(xs, ys, where="post", linestyle=style, label=tool)
+    ax.set_yscale("log")
+    ax.set_xlabel("wall time (s)")
+    ax.set_ylabel("best size (bytes)")
+    ax.set_title(case)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_bars(runs: list[Run], key: str, ylabel: str, path: Path, relative: bool) -> None:
+    """Grouped bars per case and tool: final size relative to the original, or wall time."""
+    cases = sorted({r["case"] for r in runs})
+    tools = _tool_order({r["tool"] for r in runs})
+    by_key = {(r["case"], r["tool"]): r for r in runs}
+    width = 0.8 / max(len(tools), 1)
+    fig, ax = plt.subplots(figsize=(max(7.0, len(cases) * 1.1), 4))
+    for i, tool in enumerate(tools):
+        xs, ys = [], []
+        for j, case in enumerate(cases):
+            run = by_key.get((case, tool))
+            if run is None:
+                continue
+            value = float(run[key])
+            if relative:
+                value = 100.0 * max(value, 1.0) / run["original_bytes"]
+            xs.append(j + i * width - 0.4 + width / 2)
+            ys.append(value)
+        ax.bar(xs, ys, width=width, label=tool)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels(cases, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    if relative:
+        ax.set_yscale("log")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def scaling_section(scaling: dict[str, Any]) -> list[str]:
+    """Markdown for bench/scaling.py's results (and its plots), if it has run."""
+    out = ["## Scaling", ""]
+    par = scaling.get("parallel")
+    if par:
+        out += [
+            "### Parallel speedup",
+            "",
+            f"Input: {par['description']} The test sleeps {par['sleep']} s per candidate, so "
+            "wall time is dominated by tests and the ideal speedup of `--jobs N` is N. Two "
+            "speedups: of the whole reduction's wall time (what a user waits; more jobs also "
+            "means more speculative tests that a parallel commit throws away), and of test "
+            "throughput (tests per second, ideal N).",
+            "",
+        ]
+        base = par["points"][0]["wall_time"]
+        rate0 = par["points"][0]["tests"] / par["points"][0]["wall_time"]
+        rows = [
+            [
+                str(p["jobs"]),
+                f"{p['wall_time']:.1f}",
+                str(p["tests"]),
+                str(p["final_bytes"]),
+                f"{base / p['wall_time']:.2f}",
+                f"{p['tests'] / p['wall_time']:.1f}",
+                f"{p['tests'] / p['wall_time'] / rate0:.2f}",
+            ]
+            for p in par["points"]
+        ]
+        out += _table(
+            [
+                "jobs",
+                "wall s",
+                "tests",
+                "final bytes",
+                "wall-time speedup",
+                "tests/s",
+                "throughput speedup",
+            ],
+            rows,
+        )
+        out += ["", "![parallel speedup](img/bench-parallel.png)", ""]
+    size = scaling.get("size")
+    if size:
+        out += [
+            "### Input size",
+            "",
+            f"Input: {size['description']} Reduced in-process through the Python API with a "
+            "predicate that costs almost nothing, so the time is the engine's own (parsing, "
+            "rendering candidates, syntax checks, cache), with `jobs=1`. Each size runs in a "
+            "fresh process; peak memory is that process's peak RSS (the interpreter and "
+            "grammars included).",
+            "",
+        ]
+        rows = [
+            [
+                f"{p['bytes'] / 1000:.0f} KB",
+                str(p["tests"]),
+                f"{p['cpu_time']:.1f}",
+                f"{1000 * p['cpu_time'] / max(p['tests'], 1):.2f}",
+                f"{p['peak_mib']:.1f}",
+                f"{p['final_bytes']}",
+            ]
+            for p in size["points"]
+        ]
+        out += _table(
+            ["input", "tests", "engine CPU s", "ms per candidate", "peak RSS MiB", "final bytes"],
+            rows,
+        )
+        growth = size.get("growth")
+        if growth:
+            out += ["", growth]
+        out += ["", "![size scaling](img/bench-size.png)", ""]
+    over = scaling.get("overhead")
+    if over:
+        out += [
+            "### Engine overhead per candidate",
+            "",
+            f"{over['description']} Engine overhead: **{over['ms_per_candidate']:.2f} ms** "
+            f"of CPU per candidate ({over['tests']} candidates, {over['cpu_time']:.2f} s CPU, "
+            f"{over['wall_time']:.2f} s wall).",
+            "",
+        ]
+    return out
+
+
+def _limits(runs: list[Run]) -> str:
+    """The per-run time limits in the results, and which tools ran under each."""
+    by_limit: dict[float, set[str]] = {}
+    for r in runs:
+        by_limit.setdefault(float(r["time_limit"]), set()).add(r["tool"])
+    return "; ".join(
+        f"{limit:g} s for {', '.join(sorted(tools))}" for limit, tools in sorted(by_limit.items())
+    )
+
+
+def render(runs: list[Run], meta: dict[str, Any], scaling: dict[str, Any] | None) -> str:
+    """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect."""
+    IMG.mkdir(parents=True, exist_ok=True)
+    cases: dict[str, Case] = {c.name: c for c in load_cases()}
+    lines = [
+        "# Benchmarks",
+        "",
+        "<!-- Generated by bench/report.py from bench/results/; do not edit by hand. -->",
+        "",
+        "treereduce-py against the reducers people use today (C-Vise, C-Reduce, Shrink Ray) on "
+        "real misbehaviour: compiler crashes, compiler diagnostics and runtime exceptions in real "
+        "programs, in seven languages. Re-run everything with `bash bench/setup.sh && make bench`"
+        " (options: `.venv/bin/python bench/run.py --help`).",
+        "",
+        "## How it is measured",
+        "",
+        f"- Every tool gets the same test script, `--jobs {meta.get('jobs', '?')}`, the same "
+        f"per-test timeout ({meta.get('test_timeout', '?')} s) and a wall-clock limit per run "
+        f"({_limits(runs)}); the tools run one after another, never side by side.",
+        "- Tests are counted by a wrapper around the case's test (one line per start), not by the "
+        "tools' own statistics. The wrapper also keeps the smallest interesting candidate the tool"
+        " has tested: when a tool is stopped at the limit before writing its progress back (C-Vise"
+        " and C-Reduce write the file between passes), that candidate is its result.",
+        "- Size over time is the best size so far: the smaller of the file the tool keeps its "
+        "result in (sampled every 0.5 s) and the wrapper's best candidate.",
+        "- Every final result is re-run through the test (**ok** column); a result that fails it "
+        "is kept out of the summary.",
+        "- Tokens: identifier/number runs count as one token, every other non-space character as "
+        "one (regex `\\w+|[^\\w\\s]`).",
+        "- C-Vise and C-Reduce get `--not-c` on the non-C cases; Shrink Ray runs with "
+        "`--no-llm --formatter none --ui basic --input-type arg` (its language-model passes are "
+        "off, and its llama-cpp-python dependency is not installed). Picireny is not run: it needs "
+        "an ANTLR grammar per language and downloads the ANTLR tool at run time, which this "
+        "offline machine cannot do.",
+        "",
+        "## Machine",
+        "",
+        f"- Date: {meta.get('date', '?')}",
+        f"- CPU: {meta.get('cpu', '?')}, {meta.get('cores', '?')} cores, "
+        f"{meta.get('memory', '?')} RAM; {meta.get('os', '?')}",
+        "- Reducers: " + ", ".join(f"{k} {v}" for k, v in sorted(meta.get("reducers", {}).items())),
+        "- Tools: " + "; ".join(f"{v}" for v in meta.get("tools", {}).values()),
+        "",
+        "## Summary",
+        "",
+        "Geometric means over the cases both tools ran (treereduce-py / peer: below 1.00 means "
+        "treereduce-py's result is smaller, or its run shorter). *Reached* counts the cases where "
+        "treereduce-py got down to the peer's final size at all, and gives the geometric mean of "
+        "the time it took relative to the peer's whole run.",
+        "",
+    ]
+    lines += _table(
+        [
+            "treereduce-py",
+            "peer",
+            "cases",
+            "size ratio",
+            "time ratio",
+            "final size",
+            "reached peer's size, time ratio",
+        ],
+        summary_rows(runs),
+    )
+    lines += ["", *losses(runs)]
+    plot_bars(
+        runs,
+        "final_bytes",
+        "final size (% of original, log)",
+        IMG / "bench-final-size.png",
+        relative=True,
+    )
+    plot_bars(runs, "wall_time", "wall time (s)", IMG / "bench-wall-time.png", relative=False)
+    lines += [
+        "",
+        "![final size per case](img/bench-final-size.png)",
+        "",
+        "![wall time per case](img/bench-wall-time.png)",
+        "",
+        "## Cases",
+        "",
+    ]
+    for name in sorted({r["case"] for r in runs}):
+        case_runs = [r for r in runs if r["case"] == name]
+        case = cases.get(name)
+        first = case_runs[0]
+        lines += [f"### {name}", ""]
+        if case is not None:
+            lines += [
+                f"{case.language}, {first['original_bytes']} bytes, "
+                f"{first['original_tokens']} tokens. {case.description}",
+                "",
+                f"*Misbehaviour:* {case.misbehaviour} Test: `bench/cases/{name}/test.sh`.",
+                "",
+            ]
+        rows = []
+        for tool in _tool_order({r["tool"] for r in case_runs}):
+            r = next(x for x in case_runs if x["tool"] == tool)
+            rate = r["tests_run"] / max(r["wall_time"], 0.01)
+            rows.append(
+                [
+                    tool,
+                    r["version"],
+                    str(r["final_bytes"]),
+                    str(r["final_tokens"]),
+                    f"{100 * r['final_bytes'] / max(r['original_bytes'], 1):.1f}%",
+                    f"{r['wall_time']:.1f}" + (" (limit)" if r["hit_time_limit"] else ""),
+                    str(r["tests_run"]),
+                    f"{rate:.1f}",
+                    "ok" if r["still_interesting"] else "**FAILS**",
+                ]
+            )
+        lines += _table(
+            [
+                "tool",
+                "version",
+                "bytes",
+                "tokens",
+                "of original",
+                "wall s",
+                "tests",
+                "tests/s",
+                "ok",
+            ],
+            rows,
+        )
+        img = IMG / f"bench-{name}.png"
+        plot_case(name, case_runs, img)
+        lines += ["", f"![{name}: size over time](img/{img.name})", ""]
+    if scaling:
+        lines += scaling_section(scaling)
+    return "\n".join(lines) + "\n"
+
+
+def main() -> int:
+    """Read bench/results/ and write docs/benchmarks.md and docs/img/bench-*.png."""
+    runs_path = RESULTS / "runs.json"
+    if not runs_path.exists():
+        print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
+        return 1
+    runs: list[Run] = json.loads(runs_path.read_text())
+    meta_path = RESULTS / "meta.json"
+    meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
+    scaling_path = RESULTS / "scaling.json"
+    scaling = json.loads(scaling_path.read_text()) if scaling_path.exists() else None
+    if scaling:
+        plot_scaling(scaling)
+    DOCS.mkdir(exist_ok=True)
+    (DOCS / "benchmarks.md").write_text(render(runs, meta, scaling))
+    print(f"report: wrote {DOCS / 'benchmarks.md'}")
+    return 0
+
+
+def plot_scaling(scaling: dict[str, Any]) -> None:
+    """Speedup against jobs (with the ideal line) and engine time per candidate against size."""
+    IMG.mkdir(parents=True, exist_ok=True)
+    par = scaling.get("parallel")
+    if par:
+        jobs = [p["jobs"] for p in par["points"]]
+        base = par["points"][0]["wall_time"]
+        fig, ax = plt.subplots(figsize=(5, 3.6))
+        rate0 = par["points"][0]["tests"] / base
+        ax.plot(jobs, [base / p["wall_time"] for p in par["points"]], "o-", label="wall time")
+        ax.plot(
+            jobs,
+            [p["tests"] / p["wall_time"] / rate0 for p in par["points"]],
+            "s-",
+            label="test throughput",
+        )
+        ax.plot(jobs, jobs, "--", label="ideal")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log", base=2)
+        ax.set_xlabel("--jobs")
+        ax.set_ylabel("speedup over --jobs 1")
+        ax.legend()
+        ax.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(IMG / "bench-parallel.png")
+        plt.close(fig)
+    size = scaling.get("size")
+    if size:
+        pts = size["points"]
+        fig, ax1 = plt.subplots(figsize=(5.5, 3.6))
+        xs = [p["bytes"] / 1000 for p in pts]
+        ax1.plot(
+            xs,
+            [1000 * p["cpu_time"] / max(p["tests"], 1) for p in pts],
+            "o-",
+            label="ms per candidate",
+        )
+        ax1.set_xscale("log")
+        ax1.set_yscale("log")
+        ax1.set_xlabel("input size (KB)")
+        ax1.set_ylabel("engine CPU ms per candidate")
+        ax2 = ax1.twinx()
+        ax2.plot(xs, [p["peak_mib"] for p in pts], "s--", color="tab:red", label="peak RSS MiB")
+        ax2.set_yscale("log")
+        ax2.set_ylabel("peak RSS (MiB)")
+        fig.legend(loc="upper left", fontsize=8)
+        ax1.grid(True, which="both", alpha=0.3)
+        fig.tight_layout()
+        fig.savefig(IMG / "bench-size.png")
+        plt.close(fig)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
