@@ -35,7 +35,8 @@ pytestmark = pytest.mark.e2e
 CLI = Path(sys.executable).parent / "treereduce-py"
 PYTHON = sys.executable
 RUN_PY = [PYTHON, "-S"]
-SCHEMA_PATH = Path(__file__).resolve().parent.parent / "docs" / "events.schema.json"
+REPO = Path(__file__).resolve().parent.parent
+SCHEMA_PATH = REPO / "docs" / "events.schema.json"
 # Limits that only catch hangs on a loaded 2-core machine.
 HANG = 240.0
 QUICK = 60.0
@@ -145,53 +146,8 @@ int main(void) {
 }
 """
 
-# A real rustc 1.95 ICE: a delayed bug through higher-ranked projections (rust-lang/rust#102047).
-RUST_ICE = b"""\
-// A registry of codecs keyed by higher-ranked projections.
-struct Utf8;
-struct Latin1;
-
-pub trait Pair<X> {}
-
-pub trait Decode<'buf> {
-    type Item;
-}
-pub trait Encode<'buf> {
-    type Item;
-}
-
-impl<A, B> Pair<for<'buf> fn(<A as Decode<'buf>>::Item, <B as Encode<'buf>>::Item)> for (A, B)
-where
-    A: for<'buf> Decode<'buf> + for<'buf> Encode<'buf, Item = u8>,
-    B: for<'buf> Encode<'buf>,
-{
-}
-
-impl Decode<'_> for Utf8 {
-    type Item = char;
-}
-impl Encode<'_> for Utf8 {
-    type Item = u8;
-}
-impl Decode<'_> for Latin1 {
-    type Item = char;
-}
-impl Encode<'_> for Latin1 {
-    type Item = u16;
-}
-
-fn check_pair<A, B, F>()
-where
-    A: for<'buf> Decode<'buf>,
-    B: for<'buf> Encode<'buf>,
-    (A, B): Pair<F>,
-{
-}
-
-fn main() {
-    check_pair::<Utf8, Latin1, _>();
-}
-"""
+# A real rustc 1.95 ICE (rust-lang/rust#102047), the benchmark's rust-ice-hrtb case.
+RUST_ICE = (REPO / "bench" / "cases" / "rust-ice-hrtb" / "input.rs").read_bytes()
 RUST_ICE_LINE = b"internal compiler error: error performing operation: fully_perform"
 
 # Interesting while the file compiles as Python and still holds `needle`. Files next to it slow it
@@ -806,7 +762,7 @@ def interrupt_when(proc: subprocess.Popen[bytes], ready: Callable[[], bool]) -> 
 # ---------------------------------------------------------------------------------------------
 # The CI and editor examples that docs/ci.md and docs/editors.md point to
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = REPO / "examples"
 
 
 def parse_cli_line(line: str, env: dict[str, str]) -> tuple[Any, list[str]]:
