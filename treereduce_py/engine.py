@@ -66,6 +66,10 @@ class Budget:
     deadline: float | None = None  # time.monotonic() value
 
 
+# A success waits to commit while another running task promises this many times its gain.
+HOLD_FACTOR = 4
+
+
 @dataclass
 class _State:
     edits: Edits
@@ -158,6 +162,10 @@ class Engine:
     stats: Callable[[], events.Stats]
     progress_interval: float = 0.25
     _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self._lock_cond = threading.Condition(self._lock)
+        self._in_flight: dict[int, int] = {}  # worker -> gain of the task it is running
 
     def run_pass(self, table: NodeTable, planner: Planner, deterministic: bool = False) -> bool:
         """Run one pass to exhaustion; True if it improved the best.
@@ -297,6 +305,18 @@ class Engine:
 
     def _attempt(self, task: Task, worker: int) -> bool:
         table = self._table
+        my_gain = gain(table, task)
+        with self._lock:
+            self._in_flight[worker] = my_gain
+        try:
+            return self._attempt_loop(task, worker, my_gain)
+        finally:
+            with self._lock:
+                del self._in_flight[worker]
+                self._lock_cond.notify_all()
+
+    def _attempt_loop(self, task: Task, worker: int, my_gain: int) -> bool:
+        table = self._table
         while self.judge.stop_reason is None:
             base = self._state
             edits = task_edits(table, base.edits, task)
@@ -308,6 +328,16 @@ class Engine:
             if not self.judge(candidate, worker):
                 return False
             with self._lock:
+                # A small commit now would make every much larger test still running stale
+                # (each would need a second test): hold it until they are answered.
+                while (
+                    self._state is base
+                    and self.judge.stop_reason is None
+                    and any(
+                        g > HOLD_FACTOR * my_gain for w, g in self._in_flight.items() if w != worker
+                    )
+                ):
+                    self._lock_cond.wait(0.1)
                 if self._state is base:
                     self._state = _State(edits, candidate)
                     self.best.offer(candidate)  # under the lock: writes land in commit order
