@@ -266,17 +266,28 @@ def error_lines(proc: subprocess.CompletedProcess[bytes], code: int) -> list[str
 
 
 def assert_all_gone(pids: Path) -> None:
-    """Assert that no process whose pid a test script recorded in `pids` is still running."""
+    """Assert that no process whose pid a test script recorded in `pids` is still running.
+
+    A killed process whose parent (the CLI) has exited is a zombie until init reaps it: it runs
+    nothing, so it counts as gone; one still on its way out gets a moment to finish dying (less
+    than a test script's own 0.3 s sleep, so a test left running is still caught).
+    """
     recorded = [int(p.name) for p in pids.iterdir()]
     assert recorded, "the test script never ran"
-    alive = []
-    for pid in recorded:
-        try:
-            os.kill(pid, 0)
-        except ProcessLookupError:
-            continue
-        alive.append(pid)
+    deadline = time.monotonic() + 0.2
+    alive = [pid for pid in recorded if _running(pid)]
+    while alive and time.monotonic() < deadline:
+        time.sleep(0.05)
+        alive = [pid for pid in alive if _running(pid)]
     assert alive == [], f"test processes still running: {alive}"
+
+
+def _running(pid: int) -> bool:
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rpartition(")")[2].split()[0] not in ("Z", "X")
 
 
 def json_events(stderr: bytes) -> list[dict[str, Any]]:

@@ -334,27 +334,33 @@ class CommandOracle:
         out_r, out_w = os.pipe() if capture_out else (-1, -1)
         err_r, err_w = os.pipe() if capture_err else (-1, -1)
         start = time.monotonic()
+        # A Ctrl-C inside Popen would leave its child running and unknown to cancel(): hold
+        # SIGINT/SIGTERM until the child is registered (they only ever reach the main thread).
+        held = _hold_signals()
         try:
-            proc = subprocess.Popen(
-                argv,
-                stdin=stdin if stdin is not None else subprocess.DEVNULL,
-                stdout=out_w if capture_out else subprocess.DEVNULL,
-                stderr=err_w if capture_err else subprocess.DEVNULL,
-                cwd=cwd,
-                env=self._env,
-                start_new_session=True,
-            )
-        except OSError as err:
-            _close_fds(out_r, err_r)
-            if err.errno in _START_ERRNOS:
-                raise OracleStartError(self._start_error_message(err, argv[0])) from err
-            raise
+            try:
+                proc = subprocess.Popen(
+                    argv,
+                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                    stdout=out_w if capture_out else subprocess.DEVNULL,
+                    stderr=err_w if capture_err else subprocess.DEVNULL,
+                    cwd=cwd,
+                    env=self._env,
+                    start_new_session=True,
+                )
+            except OSError as err:
+                _close_fds(out_r, err_r)
+                if err.errno in _START_ERRNOS:
+                    raise OracleStartError(self._start_error_message(err, argv[0])) from err
+                raise
+            finally:
+                _close_fds(out_w, err_w)
+            with self._lock:
+                self._running.add(proc.pid)
+                if self._cancelled:
+                    _kill_group(proc.pid, signal.SIGKILL)
         finally:
-            _close_fds(out_w, err_w)
-        with self._lock:
-            self._running.add(proc.pid)
-            if self._cancelled:
-                _kill_group(proc.pid, signal.SIGKILL)
+            _release_signals(held)
         try:
             timed_out, chunks = self._wait(proc, (out_r, err_r), start)
         except BaseException:
@@ -552,6 +558,22 @@ def _drain(poller: select.poll, open_pipes: set[int], chunks: dict[int, list[byt
             if not _read_chunk(fd, chunks[fd]):
                 poller.unregister(fd)
                 open_pipes.discard(fd)
+
+
+_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+
+
+def _hold_signals() -> set[int | signal.Signals] | None:
+    """Block SIGINT/SIGTERM in the main thread; the previous mask, or None if nothing held."""
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return set(signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS))
+
+
+def _release_signals(previous: set[int | signal.Signals] | None) -> None:
+    """Restore the mask `_hold_signals` changed; a held signal is delivered now."""
+    if previous is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
