@@ -265,6 +265,11 @@ def scaling_section(scaling: dict[str, Any]) -> list[str]:
     return out
 
 
+def _maybe(value: object) -> str:
+    """A count only treereduce-py reports (its cache and syntax check); "–" for the peers."""
+    return "–" if value is None else str(value)
+
+
 def _limits(runs: list[Run]) -> str:
     """The per-run time limits in the results, and which tools ran under each."""
     by_limit: dict[float, set[str]] = {}
@@ -383,6 +388,8 @@ def render(runs: list[Run], meta: dict[str, Any], scaling: dict[str, Any] | None
                     f"{r['wall_time']:.1f}" + (" (limit)" if r["hit_time_limit"] else ""),
                     str(r["tests_run"]),
                     f"{rate:.1f}",
+                    _maybe(r.get("cache_hits")),
+                    _maybe(r.get("syntax_rejections")),
                     "ok" if r["still_interesting"] else "**FAILS**",
                 ]
             )
@@ -396,6 +403,8 @@ def render(runs: list[Run], meta: dict[str, Any], scaling: dict[str, Any] | None
                 "wall s",
                 "tests",
                 "tests/s",
+                "cache hits",
+                "syntax rejections",
                 "ok",
             ],
             rows,

@@ -80,6 +80,10 @@ class RunRecord:
     exit_code: int | None
     date: str
     trace: list[tuple[float, int]] = field(default_factory=list)
+    # treereduce-py only (from its final --json statistics): answers its cache and its syntax
+    # check gave without running the test.
+    cache_hits: int | None = None
+    syntax_rejections: int | None = None
 
 
 def _run_quiet(argv: list[str]) -> str:
@@ -350,6 +354,7 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     trace = _merge_trace(trace + bests, len(original), wall, len(final))
     checked = rundir / ("final" + Path(case.file).suffix)
     checked.write_bytes(final)
+    stats = last_stats(rundir / "stderr.log") if tool.graceful else {}
     return RunRecord(
         case=case.name,
         language=case.language,
@@ -369,7 +374,26 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         exit_code=proc.returncode,
         date=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         trace=trace,
+        cache_hits=stats.get("cache_hits"),
+        syntax_rejections=stats.get("syntax_rejections"),
     )
+
+
+def last_stats(events_log: Path) -> dict[str, Any]:
+    """The last `stats` object in a treereduce-py --json event log ({} if there is none)."""
+    stats: dict[str, Any] = {}
+    try:
+        lines = events_log.read_text(errors="replace").splitlines()
+    except OSError:
+        return stats
+    for line in lines:
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict) and isinstance(event.get("stats"), dict):
+            stats = event["stats"]
+    return stats
 
 
 def machine_info(tools: list[Tool]) -> dict[str, Any]:
