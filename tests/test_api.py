@@ -183,3 +183,19 @@ def test_output_never_larger_and_always_interesting(parts: list[bytes], jobs: in
     result = reduce(src, language="python", test=pred, jobs=jobs)
     assert result.size <= len(src)
     assert result.reduced in pred.yes or result.reduced == src
+
+
+@pytest.mark.parametrize("algorithm", ["cdd", "ddmin"])
+def test_list_algorithm_can_be_chosen_for_comparison(algorithm: str) -> None:
+    src = b"".join(b"v%02d = %d\n" % (i, i) for i in range(30))
+    pred = Recorder((b"v07 =", b"v21 ="))
+    result = reduce(
+        src,
+        language="python",
+        test=pred,
+        jobs=1,
+        polish=False,
+        list_algorithm=algorithm,  # type: ignore[arg-type]
+    )
+    assert pred(result.reduced)
+    assert len(result.reduced.split()) <= 6

@@ -8,6 +8,7 @@ user sees comes through the event stream; the CLI is a thin layer over this func
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
@@ -30,6 +31,7 @@ from treereduce_py.strategies import (
     POLISH_STAGES,
     RENAME_STAGE,
     STRATEGIES,
+    ScheduleName,
     Stage,
     SyntaxFacts,
 )
@@ -91,6 +93,7 @@ def reduce(
     output: Path | None = None,
     queries: Sequence[Path] = (),
     p0: float = DEFAULT_P0,
+    list_algorithm: ScheduleName | None = None,
     deterministic: bool = False,
     rename: bool = False,
     slow: bool = False,
@@ -106,7 +109,8 @@ def reduce(
     threads run tests in parallel (default: the number of CPUs); with `deterministic` the result
     is the same at any `jobs` for a deterministic test. `polish` adds the line, token and
     whitespace passes; `rename` tries short identifier names; `slow` repeats every stage until a
-    whole round changes nothing; `format_command` (argv, the candidate on stdin, the formatted
+    whole round changes nothing; `list_algorithm` ("cdd" or "ddmin") overrides every stage's
+    list reduction, for comparisons; `format_command` (argv, the candidate on stdin, the formatted
     text on stdout) formats the final result, kept only if still interesting. `output`, when
     given, always holds the best result so far, written atomically. `timeout` applies to a
     `CommandOracle`; None picks one from the first run (10x its time, at least 1 s).
@@ -188,6 +192,8 @@ def reduce(
         timer.daemon = True
         timer.start()
     stages = chosen.stages + (POLISH_STAGES if polish else ()) + ((RENAME_STAGE,) if rename else ())
+    if list_algorithm is not None:  # for comparisons: every list reduced with this algorithm
+        stages = tuple(dataclasses.replace(s, schedule=list_algorithm) for s in stages)
     reason = "fixpoint"
     try:
         while True:

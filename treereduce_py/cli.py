@@ -114,6 +114,11 @@ def build_parser() -> argparse.ArgumentParser:
         "'clang-format'); kept only if still interesting",
     )
     p.add_argument(
+        "--list-algorithm",
+        choices=("cdd", "ddmin"),
+        help="reduce every child list with this algorithm (default: the preset's; for comparisons)",
+    )
+    p.add_argument(
         "--cdd-p0",
         type=float,
         default=DEFAULT_P0,
@@ -229,6 +234,7 @@ def _run(
                 slow=args.slow,
                 format_command=shlex.split(args.format) if args.format else None,
                 p0=args.cdd_p0,
+                list_algorithm=args.list_algorithm,
                 original_size=len(source),
                 command=command,
                 signature=report.signature,
