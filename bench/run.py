@@ -140,25 +140,17 @@ def treereduce_tool(preset: str | None) -> Tool | None:
 
 def cvise_tool() -> Tool | None:
     """C-Vise, or None when it is not installed."""
-    exe = shutil.which("cvise")
-    if exe is None:
-        return None
-    version = _run_quiet([exe, "--version"]).split()[1:2] or ["?"]
-
-    def command(
-        case: Case, name: str, wrapper: Path, jobs: int, limit: float
-    ) -> tuple[list[str], str]:
-        argv = [exe, "--n", str(jobs), "--timeout", str(TEST_TIMEOUT), "--tidy"]
-        if case.not_c:
-            argv.append("--not-c")
-        return [*argv, str(wrapper), name], name
-
-    return Tool("cvise", version[0], command)
+    return _creduce_family("cvise")
 
 
 def creduce_tool() -> Tool | None:
     """C-Reduce, or None when it is not installed."""
-    exe = shutil.which("creduce")
+    return _creduce_family("creduce")
+
+
+def _creduce_family(program: str) -> Tool | None:
+    """C-Vise and C-Reduce share their command line and test convention."""
+    exe = shutil.which(program)
     if exe is None:
         return None
     version = _run_quiet([exe, "--version"]).split()[1:2] or ["?"]
@@ -171,7 +163,7 @@ def creduce_tool() -> Tool | None:
             argv.append("--not-c")
         return [*argv, str(wrapper), name], name
 
-    return Tool("creduce", version[0], command)
+    return Tool(program, version[0], command)
 
 
 def shrinkray_tool() -> Tool | None:
