@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -24,17 +23,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CLI, PYTHON, QUICK, RUN_PY, run_tool, which
 
 pytestmark = pytest.mark.e2e
 
-CLI = Path(sys.executable).parent / "treereduce-py"
-PYTHON = sys.executable
-# How tests run a candidate program: -S skips site (and this venv's .pth files), which makes each
-# of the hundreds of test runs start about three times faster; the programs use only the stdlib.
-RUN_PY = [PYTHON, "-S"]
-# Generous limits that only catch hangs: a reduction on a loaded 2-core machine, a quick failure.
+# A generous limit that only catches a hang of a reduction on a loaded 2-core machine.
 HANG = 300.0
-QUICK = 60.0
 
 # ---------------------------------------------------------------------------------------------
 # Inputs
@@ -216,26 +210,6 @@ def run_cli(
         capture_output=True,
         timeout=timeout,
     )
-
-
-def run_tool(args: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    """Run a tool ourselves, to re-check a result with the same test the reducer used."""
-    return subprocess.run(
-        [str(a) for a in args],
-        cwd=cwd,
-        capture_output=True,
-        timeout=QUICK,
-        stdin=subprocess.DEVNULL,
-    )
-
-
-def which(*names: str) -> str:
-    """The first of `names` found on PATH; skips the test when none is installed."""
-    for name in names:
-        found = shutil.which(name)
-        if found is not None:
-            return found
-    pytest.skip(f"{' or '.join(names)} not found")
 
 
 def succeeded(proc: subprocess.CompletedProcess[bytes]) -> None:

@@ -19,7 +19,6 @@ import json
 import os
 import re
 import shlex
-import shutil
 import signal
 import subprocess
 import sys
@@ -29,17 +28,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CLI, QUICK, RUN_PY, run_tool, which
 
 pytestmark = pytest.mark.e2e
 
-CLI = Path(sys.executable).parent / "treereduce-py"
-PYTHON = sys.executable
-RUN_PY = [PYTHON, "-S"]
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = REPO / "docs" / "events.schema.json"
-# Limits that only catch hangs on a loaded 2-core machine.
+# A limit that only catches a hang of a reduction on a loaded 2-core machine.
 HANG = 240.0
-QUICK = 60.0
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
 
 # ---------------------------------------------------------------------------------------------
@@ -202,15 +198,6 @@ def needle_program(functions: int) -> bytes:
 # Helpers
 
 
-def which(*names: str) -> str:
-    """The first of `names` found on PATH; skips the test when none is installed."""
-    for name in names:
-        found = shutil.which(name)
-        if found is not None:
-            return found
-    pytest.skip(f"{' or '.join(names)} is not installed")
-
-
 def cli_args(args: Sequence[object]) -> list[str]:
     """The argv that runs the installed CLI with `args`."""
     assert CLI.exists(), f"the CLI is not installed next to {sys.executable}"
@@ -222,17 +209,6 @@ def run_cli(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run the installed CLI in `cwd` with pipes (so not a terminal); fails rather than hangs."""
     return subprocess.run(cli_args(args), cwd=cwd, input=stdin, capture_output=True, timeout=HANG)
-
-
-def run_tool(args: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProcess[bytes]:
-    """Run a tool ourselves, to re-check a result."""
-    return subprocess.run(
-        [str(a) for a in args],
-        cwd=cwd,
-        capture_output=True,
-        timeout=QUICK,
-        stdin=subprocess.DEVNULL,
-    )
 
 
 def succeeded(proc: subprocess.CompletedProcess[bytes]) -> str:
