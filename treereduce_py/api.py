@@ -126,6 +126,7 @@ def reduce(
     jobs = jobs or os.cpu_count() or 1
     emit: events.EventSink = progress or (lambda _e: None)
     started = time.monotonic()
+    cpu_started = time.process_time()
     counters = Counters()
 
     original = original_size if original_size is not None else len(source)
@@ -180,6 +181,8 @@ def reduce(
             phase=phase,
             elapsed=now - started,
             running=running,
+            test_seconds=c.test_seconds,
+            cpu_seconds=time.process_time() - cpu_started,
         )
 
     engine = Engine(judge, best, jobs, emit, stats)

@@ -58,6 +58,7 @@ class Counters:
     syntax_rejections: int = 0
     commit_retries: int = 0
     timeouts: int = 0
+    test_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -128,6 +129,7 @@ class Judge:
             self.counters.tests += 1
             self.counters.interesting += verdict.interesting
             self.counters.timeouts += verdict.timed_out
+            self.counters.test_seconds += verdict.seconds
         if self.stop_reason is not None:
             return False  # a cancelled test says nothing about the candidate
         self.cache.put(key, len(candidate), verdict.interesting)

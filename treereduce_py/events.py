@@ -36,6 +36,10 @@ class Stats:
     elapsed: float = 0.0
     # Seconds each currently running test has been running (for a slow test, the UI shows it).
     running: tuple[float, ...] = ()
+    # Seconds spent in finished tests, summed over workers (utilization = test_seconds /
+    # (jobs * elapsed)), and CPU seconds of this process (the engine's own work, tests excluded).
+    test_seconds: float = 0.0
+    cpu_seconds: float = 0.0
 
     @property
     def reduced_fraction(self) -> float:
