@@ -195,7 +195,7 @@ def test_list_algorithm_can_be_chosen_for_comparison(algorithm: str) -> None:
         test=pred,
         jobs=1,
         polish=False,
-        list_algorithm=algorithm,  # type: ignore[arg-type]
+        list_algorithm=algorithm,
     )
     assert pred(result.reduced)
     assert len(result.reduced.split()) <= 6

@@ -19,8 +19,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from treereduce_py import __version__, api, events, languages, signature, ui
+from treereduce_py import __version__, api, events, languages, ui
 from treereduce_py.cdd import DEFAULT_P0
+from treereduce_py.options import ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
 from treereduce_py.output import OutputError, default_output_path, write_atomic
 from treereduce_py.strategies import DEFAULT_STRATEGY, STRATEGIES
@@ -202,44 +203,22 @@ def _run(
     )
     input_name = input_path.name if input_path is not None else f"input{_suffix_for(lang)}"
     preview.output, preview.source = output, source
-    last = _LastStats(reporter)
+    last = _LastStats(reporter, show_signature=not (args.json or args.quiet))
     _sigterm_as_interrupt()
     started = time.monotonic()
     report = _Report(args, command, lang, len(source), output)
     code = 1
     with CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name) as oracle:
         try:
-            if args.same_crash or args.signature:
-                sig = _golden_run(oracle, start_from, command, input_name, args.signature, reporter)
-                report.signature = sig.describe()
-                if not (args.json or args.quiet):  # --json has it in the start event
-                    print(f"treereduce-py: crash signature: {report.signature}", file=sys.stderr)
-                oracle.criteria = Criteria(exit_codes=frozenset(), extra=sig.matches)
             result = api.reduce(
                 start_from,
                 language=lang,
                 test=oracle,
-                jobs=args.jobs,
-                strategy=args.strategy,
-                passes=1 if args.fast else args.passes,
-                polish=not args.fast,
-                syntax=args.syntax,
-                timeout=args.timeout,
-                max_time=args.max_time,
-                max_tests=args.max_tests,
-                output=output,
-                queries=args.queries,
-                deterministic=args.deterministic,
-                rename=args.rename,
-                slow=args.slow,
-                format_command=shlex.split(args.format) if args.format else None,
-                p0=args.cdd_p0,
-                list_algorithm=args.list_algorithm,
+                options=_options(args, command, output),
                 original_size=len(source),
-                command=command,
-                signature=report.signature,
                 progress=last,
             )
+            report.signature = result.signature
             report.reason = result.reason
             code = 0
         except api.NotInteresting as e:
@@ -271,60 +250,51 @@ def _run(
     return 0
 
 
+def _options(args: argparse.Namespace, command: list[str], output: Path | None) -> ReduceOptions:
+    return ReduceOptions(
+        jobs=args.jobs,
+        strategy=args.strategy,
+        passes=1 if args.fast else args.passes,
+        polish=not args.fast,
+        syntax=args.syntax,
+        timeout=args.timeout,
+        max_time=args.max_time,
+        max_tests=args.max_tests,
+        output=output,
+        queries=tuple(args.queries),
+        p0=args.cdd_p0,
+        list_algorithm=args.list_algorithm,
+        deterministic=args.deterministic,
+        rename=args.rename,
+        slow=args.slow,
+        format_command=shlex.split(args.format) if args.format else None,
+        same_crash=args.same_crash,
+        signature=args.signature,
+        command=tuple(command),
+    )
+
+
 def _exit_code(e: Exception) -> int:
     if isinstance(e, api.ReduceError):
         return e.exit_code
     return 4 if isinstance(e, OracleStartError) else 2
 
 
-def _golden_run(
-    oracle: CommandOracle,
-    source: bytes,
-    command: list[str],
-    input_name: str,
-    regex: str | None,
-    reporter: ui.Reporter,
-) -> signature.CrashSignature:
-    """Run the original once and choose what a candidate must reproduce (ddSMT's golden run)."""
-    golden = oracle.check(source, 0, capture=True)
-    if golden.timed_out:
-        raise UsageError("the original input timed out: give a larger --timeout")
-    stem = Path(input_name).stem
-    names = [input_name] + [stem + a[2:] for a in command if a.startswith("@@.")]
-    if regex is not None:
-        try:
-            sig = signature.from_user_regex(golden.exit_code, regex, input_names=names)
-        except ValueError as e:
-            raise UsageError(str(e)) from None
-        if not sig.matches(golden.exit_code, golden.stdout, golden.stderr):
-            raise api.NotInteresting(golden)
-    else:
-        sig = signature.extract(golden.exit_code, golden.stdout, golden.stderr, input_names=names)
-        if golden.exit_code == 0 and sig.line is None:
-            raise api.NotInteresting(golden)
-    empty = oracle.check(b"", 0, capture=True)
-    if sig.matches(empty.exit_code, empty.stdout, empty.stderr):
-        reporter(
-            events.Notice(
-                "an empty file reproduces this signature too, so the result will be (nearly) "
-                "empty: is the crash in the tool rather than caused by the input? (--signature "
-                "chooses another)"
-            )
-        )
-    return sig
-
-
 class _LastStats:
-    """Passes events on to the reporter and remembers the latest statistics (for --report)."""
+    """Passes events on to the reporter and remembers the latest statistics (for --report);
+    prints the crash signature of a --same-crash run (--json has it in the start event)."""
 
-    def __init__(self, reporter: ui.Reporter) -> None:
+    def __init__(self, reporter: ui.Reporter, show_signature: bool) -> None:
         self.reporter = reporter
+        self.show_signature = show_signature
         self.stats: events.Stats | None = None
 
     def __call__(self, event: events.Event) -> None:
         stats = getattr(event, "stats", None)
         if isinstance(stats, events.Stats):
             self.stats = stats
+        if isinstance(event, events.Start) and event.signature and self.show_signature:
+            print(f"treereduce-py: crash signature: {event.signature}", file=sys.stderr)
         self.reporter(event)
 
 

@@ -1,16 +1,23 @@
-"""The parallel engine: worker threads, the task heap, optimistic commits.
+"""The parallel engine: worker threads, the task heap, optimistic commits merged when they race.
 
 One pass works on one `NodeTable`. Each worker pops the task with the largest expected gain,
-applies it to a snapshot of the global edits, renders the candidate and asks the `Judge`. If the
-candidate is interesting and nobody committed since the snapshot, it becomes the new global state;
-otherwise the task is re-applied to the newer edits and judged again (a content-identical
-candidate is answered by the cache, so a rebase that changes nothing costs no test). Follow-up
-tasks from the strategy are pushed before the worker reports the task done, so "heap empty and
-no task running" means the pass is over.
+applies it to a snapshot of the global state (edits and text), renders the candidate and asks
+the `Judge`. A success on a snapshot that is still current is committed at once. A success on a
+snapshot that another commit has overtaken is a *proposal*: it joins the pending proposals, and
+one merge task (first in the heap) applies them all to the newest state and tests the union
+once (GreeDDy, seed 002). If the union is interesting, all of them commit together; if not, the
+proposals are split in halves and merged again, down to single ones (which then simply failed
+on the newer state). So N workers that succeed at once cost about one extra test, not N.
 
-The only way to change the best is `_commit`, and it is only reached with a candidate the judge
-answered True, which only happens when the oracle said so (directly or through the cache): no
-uninteresting candidate can ever be committed.
+Workers never wait for each other. When the heap runs low, a worker that starts a task also
+queues what the planner would do next if the task failed (C-Reduce's speculation): the children
+of a node whose deletion is being tested. If the deletion succeeds, those tasks no longer apply
+and are dropped without a test.
+
+Every change of the best goes through `_Pass._commit`, reached only with a candidate the judge
+answered True, which only the oracle can make true: no uninteresting candidate is ever committed.
+Follow-ups are pushed before a task is reported done, and a pending proposal always has its
+merge task queued, so "heap empty and no task running" means the pass is over.
 """
 
 from __future__ import annotations
@@ -18,156 +25,56 @@ from __future__ import annotations
 import concurrent.futures
 import threading
 import time
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
-from typing import Protocol
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 
 from treereduce_py import events
-from treereduce_py.cache import Cache, digest
 from treereduce_py.edits import Edits, render
 from treereduce_py.heap import Key, TaskHeap
-from treereduce_py.languages import count_errors, new_parser
-from treereduce_py.oracle import Oracle
+from treereduce_py.judge import Judge
 from treereduce_py.output import BestSoFar
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Task, anchor, gain, task_edits
+from treereduce_py.tasks import Planner, Task, anchor, gain, task_edits
 
-
-class Planner(Protocol):
-    """The tasks of one pass: the first ones, and the follow-ups of each finished task."""
-
-    def initial(self) -> Iterable[Task]: ...
-
-    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]: ...
-
-
-class Stopped(Exception):
-    """The run was stopped by a budget (time or tests); the best so far stands."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
-
-
-@dataclass
-class Counters:
-    """Mutable run counters, updated under the engine's lock."""
-
-    tests: int = 0
-    interesting: int = 0
-    syntax_rejections: int = 0
-    commit_retries: int = 0
-    timeouts: int = 0
-    test_seconds: float = 0.0
+# Merge tasks go before every ordinary task: they carry successes already found.
+MERGE_PRIORITY = 1 << 48
 
 
 @dataclass(frozen=True)
-class Budget:
-    max_tests: int | None = None
-    deadline: float | None = None  # time.monotonic() value
-
-
-# A success waits to commit while another running task promises this many times its gain.
-HOLD_FACTOR = 4
-
-
-@dataclass
 class _State:
     edits: Edits
     text: bytes
 
 
-class Judge:
-    """Decides whether a candidate is interesting: cache, then syntax check, then the oracle."""
+@dataclass(frozen=True)
+class _Merge:
+    """Test the union of proposals on the current state; `tasks` empty means every pending one."""
 
-    def __init__(
-        self,
-        oracle: Oracle,
-        language: str,
-        *,
-        syntax_strict: bool,
-        budget: Budget,
-        counters: Counters,
-    ) -> None:
-        self.oracle = oracle
-        self.language = language
-        self.syntax_strict = syntax_strict
-        self.budget = budget
-        self.counters = counters
-        self.cache = Cache()
-        self.max_errors = 0
-        self.lock = threading.Lock()
-        self.stop_reason: str | None = None
-        self._local = threading.local()
-        # Seconds each worker's running test started at (monotonic), for the UI.
-        self.running: dict[int, float] = {}
-
-    def parse_errors(self, text: bytes) -> int:
-        parser = getattr(self._local, "parser", None)
-        if parser is None:
-            parser = self._local.parser = new_parser(self.language)
-        return count_errors(parser.parse(text))
-
-    def __call__(self, candidate: bytes, worker: int) -> bool:
-        key = digest(candidate)
-        known = self.cache.get(key)
-        if known is not None:
-            return known
-        if self.syntax_strict and self.parse_errors(candidate) > self.max_errors:
-            with self.lock:
-                self.counters.syntax_rejections += 1
-            self.cache.put(key, len(candidate), False)
-            return False
-        if not self._may_test():
-            return False
-        self.running[worker] = time.monotonic()
-        try:
-            verdict = self.oracle.check(candidate, worker)
-        finally:
-            self.running.pop(worker, None)
-        with self.lock:
-            self.counters.tests += 1
-            self.counters.interesting += verdict.interesting
-            self.counters.timeouts += verdict.timed_out
-            self.counters.test_seconds += verdict.seconds
-        if self.stop_reason is not None:
-            return False  # a cancelled test says nothing about the candidate
-        self.cache.put(key, len(candidate), verdict.interesting)
-        return verdict.interesting
-
-    def _may_test(self) -> bool:
-        b = self.budget
-        with self.lock:
-            if self.stop_reason is not None:
-                return False
-            if b.max_tests is not None and self.counters.tests >= b.max_tests:
-                self.stop_reason = "max-tests"
-            elif b.deadline is not None and time.monotonic() >= b.deadline:
-                self.stop_reason = "max-time"
-            return self.stop_reason is None
-
-    def stop(self, reason: str) -> None:
-        with self.lock:
-            if self.stop_reason is None:
-                self.stop_reason = reason
-        self.oracle.cancel()
+    tasks: tuple[Task, ...] = ()
 
 
-@dataclass
+_Item = Task | _Merge
+
+
 class Engine:
     """Runs passes of tasks over node tables with `jobs` worker threads."""
 
-    judge: Judge
-    best: BestSoFar
-    jobs: int
-    emit: events.EventSink
-    stats: Callable[[], events.Stats]
-    progress_interval: float = 0.25
-    _lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def __post_init__(self) -> None:
-        self._lock_cond = threading.Condition(self._lock)
-        self._in_flight: dict[int, int] = {}  # worker -> gain of the task it is running
+    def __init__(
+        self,
+        judge: Judge,
+        best: BestSoFar,
+        jobs: int,
+        emit: events.EventSink,
+        stats: Callable[[], events.Stats],
+        progress_interval: float = 0.25,
+    ) -> None:
+        self.judge = judge
+        self.best = best
+        self.jobs = jobs
+        self.emit = emit
+        self.stats = stats
+        self.progress_interval = progress_interval
+        self.speculate = True
 
     def run_pass(self, table: NodeTable, planner: Planner, deterministic: bool = False) -> bool:
         """Run one pass to exhaustion; True if it improved the best.
@@ -175,179 +82,206 @@ class Engine:
         Raises Stopped when a budget ran out, and re-raises a worker's exception (or a
         KeyboardInterrupt in the calling thread) after stopping every worker and test.
         """
-        self._state = _State(Edits(), table.source)
-        self._table = table
-        self._planner = planner
-        heap: TaskHeap[Task] = TaskHeap()
-        heap.push_all((t, gain(table, t), anchor(t)) for t in planner.initial())
-        self._heap = heap
-        self._failure: BaseException | None = None
-        if deterministic:
-            return self._run_in_order()
-        threads = [
-            threading.Thread(
-                target=self._work, args=(w,), name=f"treereduce-worker-{w}", daemon=True
-            )
-            for w in range(self.jobs)
-        ]
-        for t in threads:
-            t.start()
-        try:
-            while any(t.is_alive() for t in threads):
-                threads[0].join(self.progress_interval)
-                for t in threads[1:]:
-                    t.join(0)
-                stats = self.stats()
-                self.emit(events.Progress(stats, elapsed=stats.elapsed))
-                if self.judge.stop_reason is not None:
-                    heap.close()
-        except BaseException:
-            self.judge.stop("interrupted")
-            heap.close()
-            for t in threads:
-                t.join()
-            raise
-        if self._failure is not None:
-            raise self._failure
-        if self.judge.stop_reason is not None:
-            raise Stopped(self.judge.stop_reason)
-        return len(self._state.edits) > 0
-
-    def _run_in_order(self) -> bool:
-        """Deterministic mode: the outcome of the sequential algorithm, tested `jobs` at a time.
-
-        The next `jobs` tasks in heap order are judged in parallel against the same edits, then
-        their answers are used in order, as one worker would have used them: the first success is
-        committed and the tasks after it are put back (their candidates changed); a task is also
-        put back when the follow-ups of an earlier failure now come before it. Put-back tasks are
-        usually answered by the cache. The accepted sequence is therefore the same at any `jobs`.
-        """
-        heap, table, planner = self._heap, self._table, self._planner
+        run = _Pass(self, table, planner)
         pool = concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-worker")
-        last_progress = time.monotonic()
         try:
-            while self.judge.stop_reason is None:
-                batch = heap.take(self.jobs)
-                if not batch:
-                    break
-                base = self._state
-                cands = [self._candidate(base, task) for _, task in batch]
-                futures = [
-                    pool.submit(self.judge, c, w) if c is not None else None
-                    for w, c in enumerate(cands)
-                ]
-                answers = [f.result() if f is not None else False for f in futures]
-                for k, ((key, task), cand, ok) in enumerate(
-                    zip(batch, cands, answers, strict=True)
-                ):
-                    top = heap.top_key()
-                    if k > 0 and top is not None and top < key:
-                        self._put_back(batch[k:])
-                        break
-                    if ok and cand is not None and self.judge.stop_reason is None:
-                        edits = task_edits(table, base.edits, task)
-                        assert edits is not None
-                        self._install(edits, cand)
-                        heap.push_all(
-                            (t, gain(table, t), anchor(t))
-                            for t in planner.after(task, True, self._state.edits)
-                        )
-                        self._put_back(batch[k + 1 :])
-                        break
-                    heap.push_all(
-                        (t, gain(table, t), anchor(t))
-                        for t in planner.after(task, False, self._state.edits)
-                    )
-                now = time.monotonic()
-                if now - last_progress >= self.progress_interval:
-                    last_progress = now
-                    stats = self.stats()
-                    self.emit(events.Progress(stats, elapsed=stats.elapsed))
+            if deterministic:
+                run.in_order(pool)
+            else:
+                run.parallel(pool)
         except BaseException:
             self.judge.stop("interrupted")
+            run.heap.close()
             raise
         finally:
             pool.shutdown(wait=True, cancel_futures=True)
-        if self.judge.stop_reason is not None:
-            raise Stopped(self.judge.stop_reason)
-        return len(self._state.edits) > 0
+        if run.failure is not None:
+            raise run.failure
+        self.judge.raise_if_stopped()
+        return len(run.state.edits) > 0
 
-    def _candidate(self, base: _State, task: Task) -> bytes | None:
-        edits = task_edits(self._table, base.edits, task)
+    def progress(self) -> None:
+        stats = self.stats()
+        self.emit(events.Progress(stats, elapsed=stats.elapsed))
+
+
+class _Pass:
+    """The state of one pass: its table, planner, heap, global state and pending proposals."""
+
+    def __init__(self, engine: Engine, table: NodeTable, planner: Planner) -> None:
+        self.engine = engine
+        self.judge = engine.judge
+        self.table = table
+        self.planner = planner
+        self.state = _State(Edits(), table.source)
+        self.heap: TaskHeap[_Item] = TaskHeap()
+        self.failure: BaseException | None = None
+        self.lock = threading.Lock()
+        self.pending: list[Task] = []
+        self.merging = False  # a merge is queued or running: other commits wait for it
+        self.push(planner.initial())
+
+    def push(self, tasks: Iterable[Task]) -> None:
+        self.heap.push_all((t, gain(self.table, t), anchor(t)) for t in tasks)
+
+    def parallel(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+        workers = [pool.submit(self.work, w) for w in range(self.engine.jobs)]
+        while workers:
+            _, running = concurrent.futures.wait(workers, self.engine.progress_interval)
+            workers = list(running)
+            self.engine.progress()
+            if self.judge.stop_reason is not None:
+                self.heap.close()
+
+    def work(self, worker: int) -> None:
+        while (item := self.heap.pop()) is not None:
+            try:
+                if isinstance(item, _Merge):
+                    self.merge(item, worker)
+                else:
+                    self.attempt(item, worker)
+            except BaseException as e:  # surfaced by run_pass in the main thread
+                if self.failure is None:
+                    self.failure = e
+                self.judge.stop("error")
+                self.heap.close()
+            finally:
+                self.heap.done()
+
+    def attempt(self, task: Task, worker: int) -> None:
+        """Test `task` on the current state; commit, propose, or settle it as failed."""
+        base = self.state
+        edits = task_edits(self.table, base.edits, task)
+        if edits is None:  # its nodes are gone: nothing left to try
+            return self.settle([task], True)
+        candidate = render(self.table, edits)
+        if len(candidate) >= len(base.text):
+            return self.settle([task], False)
+        if self.engine.speculate and len(self.heap) < self.engine.jobs:
+            self.push(self.planner.speculate(task))
+        if not self.judge(candidate, worker):
+            return self.settle([task], False)
+        if self.commit(base, edits, candidate):
+            return self.settle([task], True)
+        self.propose([task])
+
+    def merge(self, item: _Merge, worker: int) -> None:
+        """Apply proposals to the current state and test their union once."""
+        with self.lock:
+            if item.tasks:
+                tasks = list(item.tasks)
+            else:
+                tasks, self.pending = self.pending, []
+            base = self.state
+        edits, applied, moot = base.edits, [], []
+        for task in tasks:
+            more = task_edits(self.table, edits, task)
+            if more is None:
+                moot.append(task)
+            else:
+                edits = more
+                applied.append(task)
+        self.settle(moot, True)
+        candidate = render(self.table, edits)
+        if not applied:
+            pass
+        elif len(candidate) < len(base.text) and self.judge(candidate, worker):
+            self.settle(applied, self.commit(base, edits, candidate, merging=True))
+        elif len(applied) == 1 or self.judge.stop_reason is not None:
+            self.settle(applied, False)
+        else:  # GreeDDy's fallback: the first half next, the second half after it
+            half = len(applied) // 2
+            with self.lock:
+                self.pending[:0] = applied[half:]
+                self.heap.push(_Merge(tuple(applied[:half])), MERGE_PRIORITY, -1)
+            return
+        with self.lock:
+            if self.pending:
+                self.heap.push(_Merge(), MERGE_PRIORITY, -1)
+            else:
+                self.merging = False
+
+    def propose(self, tasks: Sequence[Task]) -> None:
+        """Successes that cannot commit now wait for the next merge (queued if none is)."""
+        with self.lock:
+            self.judge.counters.commit_retries += len(tasks)
+            self.pending.extend(tasks)
+            if not self.merging:
+                self.merging = True
+                self.heap.push(_Merge(), MERGE_PRIORITY, -1)
+
+    def commit(self, base: _State, edits: Edits, candidate: bytes, merging: bool = False) -> bool:
+        """Install an interesting candidate built on `base`, if `base` is still current and no
+        merge is under way (its union would go stale); `merging` says this is that merge."""
+        with self.lock:
+            if self.state is not base or self.judge.stop_reason is not None:
+                return False
+            if self.merging and not merging:
+                return False
+            self.state = _State(edits, candidate)
+            self.engine.best.offer(candidate)  # under the lock: writes land in commit order
+            self.judge.cache.shrink_to(len(candidate))
+        stats = self.engine.stats()
+        self.engine.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
+        return True
+
+    def settle(self, tasks: Iterable[Task], accepted: bool) -> None:
+        """Queue the planner's follow-ups of answered tasks (accepted: its edit is in, or moot)."""
+        for task in tasks:
+            self.push(self.planner.after(task, accepted, self.state.edits))
+
+    def in_order(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+        """Deterministic mode: the outcome of the sequential algorithm, tested `jobs` at a time.
+
+        The next `jobs` tasks in heap order are judged in parallel against the same state, then
+        their answers are used in order, as one worker would have used them: the first success
+        is committed and the tasks after it are put back (their candidates changed); a task is
+        also put back when the follow-ups of an earlier failure now come before it. Put-back
+        tasks are usually answered by the cache, so the accepted sequence is the same at any
+        `jobs`.
+        """
+        last_progress = time.monotonic()
+        while self.judge.stop_reason is None:
+            batch = self.heap.take(self.engine.jobs)
+            if not batch:
+                break
+            base = self.state
+            cands = [self.candidate(base, task) for _, task in batch]
+            futures = [
+                pool.submit(self.judge, c[1], w) if c is not None else None
+                for w, c in enumerate(cands)
+            ]
+            answers = [f.result() if f is not None else False for f in futures]
+            self.use_in_order(base, batch, cands, answers)
+            if time.monotonic() - last_progress >= self.engine.progress_interval:
+                last_progress = time.monotonic()
+                self.engine.progress()
+
+    def use_in_order(
+        self,
+        base: _State,
+        batch: list[tuple[Key, _Item]],
+        cands: list[tuple[Edits, bytes] | None],
+        answers: list[bool],
+    ) -> None:
+        for k, ((key, task), cand, ok) in enumerate(zip(batch, cands, answers, strict=True)):
+            assert not isinstance(task, _Merge)  # merges exist only in parallel mode
+            top = self.heap.top_key()
+            if k > 0 and top is not None and top < key:
+                return self.put_back(batch[k:])
+            if ok and cand is not None and self.commit(base, *cand):
+                self.settle([task], True)
+                return self.put_back(batch[k + 1 :])
+            self.settle([task], False)
+        return None
+
+    def candidate(self, base: _State, task: _Item) -> tuple[Edits, bytes] | None:
+        assert not isinstance(task, _Merge)
+        edits = task_edits(self.table, base.edits, task)
         if edits is None:
             return None
-        candidate = render(self._table, edits)
-        return candidate if len(candidate) < len(base.text) else None
+        text = render(self.table, edits)
+        return (edits, text) if len(text) < len(base.text) else None
 
-    def _put_back(self, items: list[tuple[Key, Task]]) -> None:
-        self._heap.push_all((task, -key[0], key[1]) for key, task in items)
-
-    def _install(self, edits: Edits, candidate: bytes) -> None:
-        with self._lock:
-            self._state = _State(edits, candidate)
-            self.best.offer(candidate)
-            self.judge.cache.shrink_to(len(candidate))
-        stats = self.stats()
-        self.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
-
-    def _work(self, worker: int) -> None:
-        heap = self._heap
-        while (task := heap.pop()) is not None:
-            try:
-                accepted = self._attempt(task, worker)
-                follow = self._planner.after(task, accepted, self._state.edits)
-                heap.push_all((t, gain(self._table, t), anchor(t)) for t in follow)
-            except BaseException as e:  # surfaced by run_pass in the main thread
-                if self._failure is None:
-                    self._failure = e
-                self.judge.stop("error")
-                heap.close()
-            finally:
-                heap.done()
-
-    def _attempt(self, task: Task, worker: int) -> bool:
-        table = self._table
-        my_gain = gain(table, task)
-        with self._lock:
-            self._in_flight[worker] = my_gain
-        try:
-            return self._attempt_loop(task, worker, my_gain)
-        finally:
-            with self._lock:
-                del self._in_flight[worker]
-                self._lock_cond.notify_all()
-
-    def _attempt_loop(self, task: Task, worker: int, my_gain: int) -> bool:
-        table = self._table
-        while self.judge.stop_reason is None:
-            base = self._state
-            edits = task_edits(table, base.edits, task)
-            if edits is None:
-                return False
-            candidate = render(table, edits)
-            if len(candidate) >= len(base.text):
-                return False
-            if not self.judge(candidate, worker):
-                return False
-            with self._lock:
-                # A small commit now would make every much larger test still running stale
-                # (each would need a second test): hold it until they are answered.
-                while (
-                    self._state is base
-                    and self.judge.stop_reason is None
-                    and any(
-                        g > HOLD_FACTOR * my_gain for w, g in self._in_flight.items() if w != worker
-                    )
-                ):
-                    self._lock_cond.wait(0.1)
-                if self._state is base:
-                    self._state = _State(edits, candidate)
-                    self.best.offer(candidate)  # under the lock: writes land in commit order
-                    self.judge.cache.shrink_to(len(candidate))
-                    break
-                self.judge.counters.commit_retries += 1
-        else:
-            return False
-        stats = self.stats()
-        self.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
-        return True
+    def put_back(self, items: list[tuple[Key, _Item]]) -> None:
+        self.heap.push_all((task, -key[0], key[1]) for key, task in items)

@@ -217,6 +217,8 @@ class CommandOracle:
             raise ValueError(f"unusable input file name: {input_name!r}")
         self.timeout: float | None = timeout
         self.criteria = criteria
+        self.argv = tuple(argv)
+        self.input_name = name
         self._kill_grace = kill_grace
         self._env = dict(env) if env is not None else None
         self._command = argv[0]

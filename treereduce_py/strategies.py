@@ -18,7 +18,7 @@ import collections
 import itertools
 import re
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -26,9 +26,8 @@ import tree_sitter
 
 from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
-from treereduce_py.engine import Planner
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Delete, DeleteChunk, Hoist, Rename, Replace, Task
+from treereduce_py.tasks import Delete, DeleteChunk, Hoist, Planner, Rename, Replace, Task
 
 TableKind = Literal["syntax", "lines", "tokens"]
 
@@ -191,6 +190,13 @@ class _ListReductions:
         return out
 
 
+class _NoSpeculation:
+    """For planners whose follow-ups depend on the answer: nothing to start early."""
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        return ()
+
+
 # Child lists shorter than this are reduced one child at a time (CDD's last round anyway).
 LIST_MIN = 4
 
@@ -227,6 +233,14 @@ class TreePlanner:
         if accepted or not isinstance(task, Delete):
             return ()
         return self.explore(task.node)
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        """What a failure of `task` would explore, started while it is being tested."""
+        if isinstance(task, Delete):
+            return self.explore(task.node)
+        if isinstance(task, DeleteChunk) and len(task.nodes) == 1 and not task.complement:
+            return self.inside(task.nodes[0])
+        return ()
 
     def inside(self, node: int, eager: bool = True) -> list[Task]:
         """The alternatives of a list element and the exploration of its children (once)."""
@@ -284,7 +298,7 @@ class TreePlanner:
 
 
 @dataclass
-class FlatPlanner:
+class FlatPlanner(_NoSpeculation):
     """Reduce the root's children (the lines or tokens) as one list with the list schedule."""
 
     table: NodeTable
@@ -303,7 +317,7 @@ class FlatPlanner:
 
 
 @dataclass
-class LevelPlanner:
+class LevelPlanner(_NoSpeculation):
     """HDD (Misherghi and Su): the live named nodes of one depth form one list; when its
     reduction is over, the next depth's nodes do (seed 002, ch. 2)."""
 
@@ -314,7 +328,6 @@ class LevelPlanner:
         self.lists = _ListReductions(self.table, self.schedule)
         self.depth = 0
         self.max_depth = max(self.table.depth, default=0)
-        self.pending = 0
         self._lock = threading.Lock()
 
     def initial(self) -> Iterable[Task]:
@@ -331,7 +344,6 @@ class LevelPlanner:
             self.depth += 1
             tasks = self.lists.start(nodes)
             if tasks:
-                self.pending = len({task.group for task in tasks if isinstance(task, DeleteChunk)})
                 return tasks
         return []
 
@@ -346,15 +358,17 @@ class LevelPlanner:
 
 
 @dataclass
-class BreadthFirstPlanner:
+class BreadthFirstPlanner(_NoSpeculation):
     """ddSMT's hierarchical strategy: visit nodes breadth-first and try every mutation (delete,
     replacements, hoists) of one node, in parallel, before moving on to the next node."""
 
     table: NodeTable
     facts: SyntaxFacts
+    hoist: bool = True
+    replace: bool = True
 
     def __post_init__(self) -> None:
-        self.tree = TreePlanner(self.table, self.facts)
+        self.tree = TreePlanner(self.table, self.facts, hoist=self.hoist, replace=self.replace)
         self.queue: collections.deque[int] = collections.deque([0])
         self.outstanding = 0
         self.current = -1
@@ -394,7 +408,7 @@ class BreadthFirstPlanner:
 
 
 @dataclass
-class RenamePlanner:
+class RenamePlanner(_NoSpeculation):
     """Rename identifiers to short fresh names, the most bytes saved first (C-Reduce's
     renaming pass). Each identifier's occurrences are renamed together, so references stay
     consistent; the test decides whether the program still means the same to the tool."""
@@ -431,31 +445,72 @@ def _short_names() -> Iterable[bytes]:
 
 PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename"]
 ScheduleName = Literal["cdd", "ddmin"]
+StageOption = Literal["schedule", "hoist", "replace"]
+
+SCHEDULES: dict[ScheduleName, Callable[[float], ListSchedule]] = {
+    "cdd": lambda p0: cdd(p0, adaptive=True),
+    "ddmin": lambda p0: ddmin(),
+}
+
+
+@dataclass(frozen=True)
+class PlannerKindSpec:
+    """How to build one kind of planner, and which stage options it honours."""
+
+    build: Callable[[NodeTable, SyntaxFacts, ListSchedule, bool, bool], Planner]
+    honours: frozenset[StageOption]
+
+
+# Arguments of each builder: table, facts, list schedule, hoist, replace.
+PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
+    "tree": PlannerKindSpec(
+        lambda t, f, s, h, r: TreePlanner(t, f, s, hoist=h, replace=r),
+        frozenset({"schedule", "hoist", "replace"}),
+    ),
+    "flat": PlannerKindSpec(lambda t, f, s, h, r: FlatPlanner(t, s), frozenset({"schedule"})),
+    "levels": PlannerKindSpec(lambda t, f, s, h, r: LevelPlanner(t, s), frozenset({"schedule"})),
+    "breadth-first": PlannerKindSpec(
+        lambda t, f, s, h, r: BreadthFirstPlanner(t, f, hoist=h, replace=r),
+        frozenset({"hoist", "replace"}),
+    ),
+    "rename": PlannerKindSpec(lambda t, f, s, h, r: RenamePlanner(t), frozenset()),
+}
 
 
 @dataclass(frozen=True)
 class Stage:
     """One stage of a strategy: passes of one planner over one kind of table, repeated on the
-    re-parsed result until a pass changes nothing."""
+    re-parsed result until a pass changes nothing.
+
+    `schedule`, `hoist` and `replace` left as None take the planner's defaults (CDD, on, on);
+    setting one the planner kind does not honour is a ValueError, never silently ignored.
+    """
 
     name: str
     table: TableKind
     planner_kind: PlannerKind
-    schedule: ScheduleName = "cdd"
-    hoist: bool = True
-    replace: bool = True
+    schedule: ScheduleName | None = None
+    hoist: bool | None = None
+    replace: bool | None = None
+
+    def __post_init__(self) -> None:
+        given = {"schedule": self.schedule, "hoist": self.hoist, "replace": self.replace}
+        ignored = sorted(k for k, v in given.items() if v is not None and k not in self.honours)
+        if ignored:
+            raise ValueError(
+                f"stage {self.name!r}: the {self.planner_kind} planner does not honour "
+                + ", ".join(ignored)
+            )
+
+    @property
+    def honours(self) -> frozenset[StageOption]:
+        return PLANNERS[self.planner_kind].honours
 
     def planner(self, table: NodeTable, facts: SyntaxFacts, p0: float = DEFAULT_P0) -> Planner:
-        schedule: ListSchedule = cdd(p0, adaptive=True) if self.schedule == "cdd" else ddmin()
-        if self.planner_kind == "tree":
-            return TreePlanner(table, facts, schedule, hoist=self.hoist, replace=self.replace)
-        if self.planner_kind == "levels":
-            return LevelPlanner(table, schedule)
-        if self.planner_kind == "breadth-first":
-            return BreadthFirstPlanner(table, facts)
-        if self.planner_kind == "rename":
-            return RenamePlanner(table)
-        return FlatPlanner(table, schedule)
+        schedule = SCHEDULES[self.schedule or "cdd"](p0)
+        hoist = self.hoist if self.hoist is not None else True
+        replace = self.replace if self.replace is not None else True
+        return PLANNERS[self.planner_kind].build(table, facts, schedule, hoist, replace)
 
 
 @dataclass(frozen=True)
@@ -491,7 +546,7 @@ register(
     Strategy(
         "hdd",
         "HDD: level by level, ddmin over the nodes of each level (deletion only)",
-        (Stage("hdd", "syntax", "levels", "ddmin", hoist=False, replace=False),),
+        (Stage("hdd", "syntax", "levels", "ddmin"),),
     )
 )
 register(
@@ -513,4 +568,4 @@ register(
 DEFAULT_STRATEGY = "priority"
 # DDMIN* after the tree passes (seed 002, ch. 5): lines, then tokens, each to a fixed point.
 POLISH_STAGES = (Stage("lines", "lines", "flat"), Stage("tokens", "tokens", "flat"))
-RENAME_STAGE = Stage("rename", "syntax", "rename", hoist=False, replace=False)
+RENAME_STAGE = Stage("rename", "syntax", "rename")

@@ -12,7 +12,9 @@ not depend on thread timing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from treereduce_py.edits import Edits, render
 from treereduce_py.syntax import NodeTable
@@ -65,6 +67,21 @@ class Rename:
 
 
 Task = Delete | Replace | Hoist | DeleteChunk | Rename
+
+
+class Planner(Protocol):
+    """The tasks of one pass: the first ones, and the follow-ups of each answered task.
+
+    `after` may be called from any worker thread. `speculate` returns the tasks `after` would
+    return if `task` failed, before its answer is known, so idle workers can start on them;
+    a planner returns each such task once (from `speculate` or from `after`, never both).
+    """
+
+    def initial(self) -> Iterable[Task]: ...
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]: ...
+
+    def speculate(self, task: Task) -> Iterable[Task]: ...
 
 
 def anchor(task: Task) -> int:

@@ -1,0 +1,199 @@
+"""The engine alone, with scripted oracles: commits, merges, speculation, stops and failures."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable, Iterable
+
+import pytest
+import tree_sitter
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from treereduce_py import events
+from treereduce_py.edits import Edits
+from treereduce_py.engine import Engine
+from treereduce_py.judge import Budget, Counters, Judge, Stopped
+from treereduce_py.languages import new_parser
+from treereduce_py.oracle import CallableOracle
+from treereduce_py.output import BestSoFar
+from treereduce_py.strategies import SyntaxFacts, TreePlanner
+from treereduce_py.syntax import NodeTable
+from treereduce_py.tasks import Delete, Planner, Task
+
+LINES = b"".join(b"line %02d\n" % i for i in range(12))
+
+
+class EachLine:
+    """Delete each line of a line table on its own: independent tasks, no follow-ups."""
+
+    def __init__(self, table: NodeTable) -> None:
+        self.table = table
+        self.answers: list[tuple[Task, bool]] = []
+        self.lock = threading.Lock()
+
+    def initial(self) -> Iterable[Task]:
+        return [Delete(c) for c in self.table.children(0)]
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        with self.lock:
+            self.answers.append((task, accepted))
+        return ()
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        return ()
+
+
+class Run:
+    """An engine over one table with a predicate oracle; records every offered best."""
+
+    def __init__(
+        self,
+        predicate: Callable[[bytes], bool],
+        jobs: int,
+        text: bytes = LINES,
+        max_tests: int | None = None,
+    ) -> None:
+        self.counters = Counters()
+        self.judge = Judge(
+            CallableOracle(predicate),
+            "python",
+            syntax_strict=False,
+            budget=Budget(max_tests=max_tests),
+            counters=self.counters,
+        )
+        self.best = BestSoFar(None, text)
+        self.offered: list[bytes] = []
+        offer = self.best.offer
+
+        def record(data: bytes) -> None:
+            self.offered.append(data)
+            offer(data)
+
+        self.best.offer = record  # type: ignore[method-assign]
+        self.table = NodeTable.from_lines(text)
+        self.engine = Engine(self.judge, self.best, jobs, lambda _e: None, self.stats)
+
+    def stats(self) -> events.Stats:
+        return events.Stats(original_size=0, size=len(self.best.data))
+
+    def run(self, planner: Planner | None = None, deterministic: bool = False) -> bool:
+        return self.engine.run_pass(self.table, planner or EachLine(self.table), deterministic)
+
+
+def keeps(*needles: bytes, sleep: float = 0.0) -> Callable[[bytes], bool]:
+    def predicate(candidate: bytes) -> bool:
+        time.sleep(sleep)
+        return all(n in candidate for n in needles)
+
+    return predicate
+
+
+def test_a_success_on_the_current_state_commits_directly() -> None:
+    run = Run(keeps(b"line 03"), jobs=1)
+    assert run.run()
+    assert run.best.data == b"line 03\n"
+    assert run.counters.tests == 12 and run.counters.commit_retries == 0
+
+
+def test_concurrent_successes_are_merged_into_one_test() -> None:
+    # Twelve workers delete twelve lines at once; eleven succeed on the same (soon overtaken)
+    # state. Retesting each on the newer state would take eleven more tests; merging takes few.
+    run = Run(keeps(b"line 03", sleep=0.05), jobs=12)
+    assert run.run()
+    assert run.best.data == b"line 03\n"
+    assert run.counters.tests <= 12 + 3
+    assert run.counters.commit_retries >= 1  # the merge path was taken
+
+
+def test_a_failed_merge_falls_back_to_smaller_merges() -> None:
+    # Deleting line 01 or line 02 alone is fine, deleting both is not: the merge of the two
+    # successes fails, and the halves are tried one after the other.
+    def one_of_them(candidate: bytes) -> bool:
+        time.sleep(0.05)
+        return b"line 01" in candidate or b"line 02" in candidate
+
+    text = b"line 01\nline 02\n"
+    run = Run(one_of_them, jobs=2, text=text)
+    assert run.run()
+    assert run.best.data in (b"line 01\n", b"line 02\n")
+    assert all(one_of_them(b) for b in run.offered)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), jobs=st.sampled_from([2, 16]))
+def test_only_interesting_candidates_are_committed(seed: int, jobs: int) -> None:
+    """A randomized (but consistent) oracle with 16 workers: every best was answered yes."""
+    rng = random.Random(seed)
+    answers: dict[bytes, bool] = {}
+    lock = threading.Lock()
+
+    def oracle(candidate: bytes) -> bool:
+        time.sleep(rng.random() * 0.002)
+        with lock:
+            return answers.setdefault(candidate, rng.random() < 0.4)
+
+    text = b"".join(b"x%d y%d\n" % (i, i) for i in range(8))
+    table = NodeTable.from_tree(text, _parse(text))
+    run = Run(oracle, jobs=jobs, text=text)
+    run.table = table
+    run.run(TreePlanner(table, SyntaxFacts.build(table, None)))
+    assert all(answers[b] for b in run.offered)
+    assert [len(b) for b in run.offered] == sorted((len(b) for b in run.offered), reverse=True)
+    assert run.best.data == (run.offered[-1] if run.offered else text)
+
+
+def _parse(text: bytes) -> tree_sitter.Tree:
+    return new_parser("python").parse(text)
+
+
+def test_speculated_children_are_dropped_when_the_parent_goes() -> None:
+    # Deleting the root succeeds: the children queued while it was tested no longer apply,
+    # so they cost no test.
+    text = b"a = 1\nb = 2\nc = 3\nd = 4\n"
+    run = Run(lambda _c: True, jobs=1, text=text)
+    run.table = NodeTable.from_tree(text, _parse(text))
+    assert run.run(TreePlanner(run.table, SyntaxFacts.build(run.table, None)))
+    assert run.best.data == b""
+    assert run.counters.tests == 1
+
+
+def test_a_budget_stops_the_pass() -> None:
+    run = Run(keeps(b"line 03"), jobs=2, max_tests=3)
+    with pytest.raises(Stopped) as stop:
+        run.run()
+    assert stop.value.reason == "max-tests"
+    assert run.counters.tests <= 3
+
+
+def test_a_worker_exception_surfaces_and_stops_every_worker() -> None:
+    def broken(candidate: bytes) -> bool:
+        if b"line 05" not in candidate:
+            raise RuntimeError("oracle bug")
+        time.sleep(0.01)
+        return False
+
+    run = Run(broken, jobs=4)
+    before = threading.active_count()
+    with pytest.raises(RuntimeError, match="oracle bug"):
+        run.run()
+    assert threading.active_count() <= before
+
+
+def test_a_pass_ends_when_every_worker_is_idle() -> None:
+    # Nothing is interesting: sixteen workers, twelve tasks; the pass must end, not hang.
+    run = Run(lambda _c: False, jobs=16)
+    assert not run.run()
+    assert run.counters.tests == 12
+    assert run.best.data == LINES
+
+
+def test_deterministic_mode_gives_the_same_result_at_any_jobs() -> None:
+    results = set()
+    for jobs in (1, 3, 8):
+        run = Run(keeps(b"line 03", b"line 09"), jobs=jobs)
+        run.run(deterministic=True)
+        results.add(run.best.data)
+    assert results == {b"line 03\nline 09\n"}

@@ -1,0 +1,35 @@
+"""The whitespace tidiers as pure functions."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from treereduce_py.tidy import dedent, tidy_whitespace
+
+
+def test_trailing_spaces_blank_runs_and_leading_blank_lines_go() -> None:
+    text = b"\n\n  \nint f() {  \n\n\n\n  return 0;\t\n}\n"
+    assert tidy_whitespace(text) == b"int f() {\n\n  return 0;\n}\n"
+
+
+def test_indentation_and_single_blank_lines_stay() -> None:
+    text = b"def f():\n    x = 1\n\n    return x\n"
+    assert tidy_whitespace(text) == text
+
+
+def test_crlf_line_ends_keep_their_cr() -> None:
+    assert tidy_whitespace(b"a  \r\nb\r\n") == b"a\r\nb\r\n"
+
+
+@given(st.text(alphabet=" \t\nab", max_size=40).map(str.encode))
+def test_tidying_never_grows_and_is_idempotent(text: bytes) -> None:
+    once = tidy_whitespace(text)
+    assert len(once) <= len(text)
+    assert tidy_whitespace(once) == once
+    assert once.split() == text.split()  # only whitespace changes
+
+
+def test_dedent_removes_common_indentation_only() -> None:
+    assert dedent(b"    a\n      b\n") == b"a\n  b\n"
+    assert dedent(b"\xff  x\n") == b"\xff  x\n"  # not UTF-8: untouched

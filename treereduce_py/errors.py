@@ -1,0 +1,33 @@
+"""What can end a reduction without a result, each error with the exit code the CLI uses."""
+
+from __future__ import annotations
+
+from treereduce_py.oracle import Verdict
+
+
+class ReduceError(Exception):
+    """Base of the errors `reduce` raises; `exit_code` is what the CLI exits with."""
+
+    exit_code = 1
+
+
+class NotInteresting(ReduceError):
+    """The original input does not pass the test (or timed out on it): nothing to reduce."""
+
+    exit_code = 3
+
+    def __init__(self, verdict: Verdict, message: str = "the original input is not interesting"):
+        super().__init__(message)
+        self.verdict = verdict
+
+
+class FlakyTest(ReduceError):
+    """The final result, which passed the test before, failed it on the re-test."""
+
+    exit_code = 5
+
+
+class BadOptions(ReduceError):
+    """Options that cannot work together or a `signature` that is not a usable regex."""
+
+    exit_code = 2

@@ -1,0 +1,56 @@
+"""The golden run (ddSMT's): run the original once and make "the same crash" the criterion.
+
+`--same-crash` needs no wrapper script: the original's exit status or signal and its crash
+signature line (signature.py) become what every candidate must reproduce. An empty file that
+reproduces the signature too is worth a warning: the crash is probably in the tool, not in the
+input.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from treereduce_py import events, signature
+from treereduce_py.errors import BadOptions, NotInteresting
+from treereduce_py.oracle import CommandOracle, Criteria
+
+
+def golden_run(
+    oracle: CommandOracle,
+    source: bytes,
+    *,
+    regex: str | None,
+    emit: events.EventSink,
+) -> signature.CrashSignature:
+    """Run the original, choose the signature, and set the oracle's criteria to it.
+
+    Raises NotInteresting when the original times out or shows no crash (or not the one
+    `regex` asks for), and BadOptions when `regex` is not usable.
+    """
+    golden = oracle.check(source, 0, capture=True)
+    if golden.timed_out:
+        raise NotInteresting(golden, f"the original input timed out after {oracle.timeout} s")
+    stem = Path(oracle.input_name).stem
+    names = [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
+    if regex is not None:
+        try:
+            sig = signature.from_user_regex(golden.exit_code, regex, input_names=names)
+        except ValueError as e:
+            raise BadOptions(str(e)) from None
+        if not sig.matches(golden.exit_code, golden.stdout, golden.stderr):
+            raise NotInteresting(golden)
+    else:
+        sig = signature.extract(golden.exit_code, golden.stdout, golden.stderr, input_names=names)
+        if golden.exit_code == 0 and sig.line is None:
+            raise NotInteresting(golden)
+    empty = oracle.check(b"", 0, capture=True)
+    if sig.matches(empty.exit_code, empty.stdout, empty.stderr):
+        emit(
+            events.Notice(
+                "an empty file reproduces this signature too, so the result will be (nearly) "
+                "empty: is the crash in the tool rather than caused by the input? (--signature "
+                "chooses another)"
+            )
+        )
+    oracle.criteria = Criteria(exit_codes=frozenset(), extra=sig.matches)
+    return sig

@@ -1,0 +1,61 @@
+"""What a reduction may be asked to do: one frozen value, shared by the API, the CLI and tests.
+
+Every knob of `reduce` is a field here with its default, so a run is described by one value
+that can be printed, compared and changed with `dataclasses.replace`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from treereduce_py.cdd import DEFAULT_P0
+from treereduce_py.strategies import DEFAULT_STRATEGY, ScheduleName
+
+# Time the first runs of the original get when no --timeout is given: a hanging original must
+# not hang the reducer.
+FIRST_RUN_TIMEOUT = 300.0
+
+
+@dataclass(frozen=True)
+class ReduceOptions:
+    """How to reduce.
+
+    `jobs`: tests in flight (None: the number of CPUs). `strategy`: a preset of
+    strategies.STRATEGIES. `passes`: at most this many passes per stage (None: until one changes
+    nothing). `polish`: the line, token and whitespace passes. `syntax`: "strict" rejects
+    candidates with more parse errors than the best without a test; "off" tests everything.
+    `timeout`: seconds per test of a command (None: 10x the first run, at least 1 s).
+    `max_time`/`max_tests`: budgets. `output`: always holds the best so far, written atomically.
+    `queries`: extra query directories. `p0`: CDD's initial probability. `list_algorithm`:
+    override every list reduction (for comparisons). `deterministic`: the same result at any
+    `jobs` for a deterministic test. `rename`: try short identifier names. `slow`: repeat all
+    stages until a whole round changes nothing. `format_command`: argv of a formatter (candidate
+    on stdin, result on stdout), its output kept only if still interesting. `same_crash`: run the
+    original once and require the same crash (exit status or signal, and signature line);
+    `signature`: a regex for the crash line instead (implies same_crash).
+    `original_size`/`command`: reported in the start event (`--resume` starts from a smaller
+    file than the original).
+    """
+
+    jobs: int | None = None
+    strategy: str = DEFAULT_STRATEGY
+    passes: int | None = None
+    polish: bool = True
+    syntax: str = "strict"
+    timeout: float | None = None
+    max_time: float | None = None
+    max_tests: int | None = None
+    output: Path | None = None
+    queries: Sequence[Path] = ()
+    p0: float = DEFAULT_P0
+    list_algorithm: ScheduleName | None = None
+    deterministic: bool = False
+    rename: bool = False
+    slow: bool = False
+    format_command: Sequence[str] | None = None
+    same_crash: bool = False
+    signature: str | None = None
+    original_size: int | None = None
+    command: Sequence[str] = ()

@@ -1,0 +1,323 @@
+"""One reduction from start to finish: check the original, stages to a fixed point, polish.
+
+A session checks that the original is interesting (or, with `same_crash`, takes the golden run)
+and times it to pick the tests' timeout; then runs the strategy's stages, each repeating passes
+over a freshly parsed table of the current best until a pass changes nothing; then tidies the
+whitespace and runs the user's formatter, each kept only if still interesting; and tests the
+final result once more. Budgets stop it at any point with the best so far. Everything the user
+sees comes through the event stream.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+import os
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import tree_sitter
+
+from treereduce_py import events, languages
+from treereduce_py.engine import Engine
+from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting
+from treereduce_py.golden import golden_run
+from treereduce_py.judge import Budget, Counters, Judge, Stopped
+from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
+from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
+from treereduce_py.output import BestSoFar
+from treereduce_py.strategies import POLISH_STAGES, RENAME_STAGE, STRATEGIES, Stage, SyntaxFacts
+from treereduce_py.syntax import NodeTable
+from treereduce_py.tidy import TIDIERS
+
+
+@dataclass(frozen=True)
+class Result:
+    """The reduced bytes and what it took to get them."""
+
+    reduced: bytes
+    original_size: int
+    stats: events.Stats
+    reason: str  # "fixpoint", "max-time", "max-tests"
+    signature: str | None = None  # the crash signature of a same-crash run
+
+    @property
+    def size(self) -> int:
+        return len(self.reduced)
+
+
+class Session:
+    """Runs one reduction; see the module docstring. Use `run` once."""
+
+    def __init__(
+        self,
+        source: bytes,
+        language: str,
+        oracle: Oracle,
+        options: ReduceOptions,
+        emit: events.EventSink,
+    ) -> None:
+        self.source = source
+        self.lang = language
+        self.oracle = oracle
+        self.options = options
+        self.emit = emit
+        self.jobs = options.jobs or os.cpu_count() or 1
+        self.original = options.original_size or len(source)
+        self.started = time.monotonic()
+        self.cpu_started = time.process_time()
+        self.counters = Counters()
+        self.phase = ""
+        self.pass_number = 0
+        self.best = BestSoFar(options.output, source)
+        deadline = None if options.max_time is None else self.started + options.max_time
+        budget = Budget(options.max_tests, deadline)
+        strict = options.syntax == "strict"
+        self.judge = Judge(
+            oracle, language, syntax_strict=strict, budget=budget, counters=self.counters
+        )
+
+    def run(self) -> Result:
+        """Reduce; raises the errors `api.reduce` documents."""
+        stages = self.stages()
+        signature = self.check_original()
+        self.warn_if_unparsable()
+        engine = Engine(self.judge, self.best, self.jobs, self.emit, self.stats)
+        timer = self.start_timer()
+        reason = "fixpoint"
+        try:
+            self.reduce_stages(engine, stages)
+            self.polish()
+            self.judge.raise_if_stopped()  # the budget may have ended during the polish
+        except Stopped as stop:
+            reason = stop.reason
+        except BaseException:
+            self.best.flush()
+            raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+                timer.join()
+        self.oracle.resume()
+        return self.finish(reason, signature)
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
+
+    def stats(self) -> events.Stats:
+        now = time.monotonic()
+        running = tuple(now - t for t in list(self.judge.running.values()))
+        c = self.counters
+        return events.Stats(
+            original_size=self.original,
+            size=len(self.best.data),
+            tests=c.tests,
+            interesting=c.interesting,
+            cache_hits=self.judge.cache.hits,
+            syntax_rejections=c.syntax_rejections,
+            commit_retries=c.commit_retries,
+            timeouts=c.timeouts,
+            busy=len(running),
+            jobs=self.jobs,
+            pass_number=self.pass_number,
+            phase=self.phase,
+            elapsed=now - self.started,
+            running=running,
+            test_seconds=c.test_seconds,
+            cpu_seconds=time.process_time() - self.cpu_started,
+        )
+
+    def stages(self) -> tuple[Stage, ...]:
+        """The strategy's stages, the polish and rename stages, and the list override."""
+        o = self.options
+        stages = STRATEGIES[o.strategy].stages
+        stages += (POLISH_STAGES if o.polish else ()) + ((RENAME_STAGE,) if o.rename else ())
+        if o.list_algorithm is None:
+            return stages
+        if not any("schedule" in s.honours for s in stages):
+            raise BadOptions(f"the {o.strategy} strategy reduces no lists: no list algorithm")
+        return tuple(
+            dataclasses.replace(s, schedule=o.list_algorithm) if "schedule" in s.honours else s
+            for s in stages
+        )
+
+    def check_original(self) -> str | None:
+        """Test the original (or take the golden run); set the tests' timeout from its time.
+
+        The first runs get the user's timeout, or FIRST_RUN_TIMEOUT within the time budget.
+        """
+        oracle, o = self.oracle, self.options
+        command = oracle if isinstance(oracle, CommandOracle) else None
+        if command is not None and command.timeout is None:
+            limit = o.max_time if o.max_time is not None else math.inf
+            command.timeout = o.timeout if o.timeout is not None else min(FIRST_RUN_TIMEOUT, limit)
+        signature = None
+        if o.same_crash or o.signature is not None:
+            if command is None:
+                raise BadOptions("--same-crash needs a test command, not a Python predicate")
+            started = time.monotonic()
+            signature = golden_run(command, self.source, regex=o.signature, emit=self.emit)
+            seconds = time.monotonic() - started
+            self.counters.tests += 2
+            self.emit_start(signature.describe())
+        else:
+            self.emit_start(None)
+            first = oracle.check(self.source, 0, capture=True)
+            self.counters.tests += 1
+            if first.timed_out:
+                raise NotInteresting(first, self.timed_out_message(command))
+            if not first.interesting:
+                raise NotInteresting(first)
+            seconds = first.seconds
+        self.counters.interesting += 1
+        if command is not None and o.timeout is None:
+            command.timeout = max(1.0, 10 * seconds)
+        return None if signature is None else signature.describe()
+
+    def emit_start(self, signature: str | None) -> None:
+        """The start event: before the first test of the original, or after the golden run
+        (which chooses the signature it announces)."""
+        o = self.options
+        self.emit(
+            events.Start(
+                self.original,
+                self.lang,
+                self.jobs,
+                o.strategy,
+                tuple(o.command),
+                signature,
+                elapsed=self.elapsed(),
+            )
+        )
+
+    @staticmethod
+    def timed_out_message(command: CommandOracle | None) -> str:
+        limit = command.timeout if command is not None else None
+        return f"the original input timed out after {limit} s (give a larger --timeout)"
+
+    def warn_if_unparsable(self) -> None:
+        errors = self.judge.parse_errors(self.source)
+        if errors:
+            self.emit(
+                events.Notice(
+                    f"the input does not parse cleanly as {self.lang} ({errors} syntax "
+                    f"error{'' if errors == 1 else 's'}); reducing it anyway",
+                    elapsed=self.elapsed(),
+                )
+            )
+
+    def start_timer(self) -> threading.Timer | None:
+        """The budget ends running tests too: stop within moments of the deadline."""
+        if self.options.max_time is None:
+            return None
+        left = max(0.0, self.options.max_time - self.elapsed())
+        timer = threading.Timer(left, self.judge.stop, ("max-time",))
+        timer.daemon = True
+        timer.start()
+        return timer
+
+    def reduce_stages(self, engine: Engine, stages: Sequence[Stage]) -> None:
+        """Every stage in turn; with `slow`, again until a whole round changes nothing."""
+        while True:
+            size_before_round = len(self.best.data)
+            for stage in stages:
+                self.run_stage(engine, stage)
+            if not self.options.slow or len(self.best.data) >= size_before_round:
+                return
+
+    def run_stage(self, engine: Engine, stage: Stage) -> None:
+        """Passes of one stage on the re-parsed best, until one changes nothing."""
+        self.phase = stage.name
+        stage_passes = 0
+        while self.options.passes is None or stage_passes < self.options.passes:
+            self.pass_number += 1
+            stage_passes += 1
+            size = len(self.best.data)
+            self.emit(events.PassChange(self.pass_number, self.phase, size, elapsed=self.elapsed()))
+            table, facts = prepare(stage, self.best.data, self.lang, self.options.queries)
+            # Never accept more parse errors than the current best has.
+            self.judge.max_errors = self.judge.parse_errors(self.best.data)
+            planner = stage.planner(table, facts, self.options.p0)
+            if not engine.run_pass(table, planner, self.options.deterministic):
+                return
+
+    def polish(self) -> None:
+        """Whitespace tidying, then the user's formatter: each kept only if still interesting."""
+        if self.options.polish:
+            self.phase = "whitespace"
+            for tidy in TIDIERS:
+                candidate = tidy(self.best.data)
+                if len(candidate) < len(self.best.data) and self.judge(candidate, 0):
+                    self.best.offer(candidate)
+        if self.options.format_command:
+            self.phase = "format"
+            self.format(self.options.format_command)
+
+    def format(self, command: Sequence[str]) -> None:
+        """Run the formatter through the oracle's runner (candidate on stdin, text on stdout)."""
+        runner = CommandOracle(command, Criteria(), timeout=60)
+        try:
+            done = runner.check(self.best.data, 0, capture=True)
+        except OracleStartError as e:
+            self.emit(events.Notice(f"--format command failed: {e}"))
+            return
+        finally:
+            runner.close()
+        formatted = done.stdout
+        if not done.interesting or not formatted:
+            self.emit(events.Notice(f"--format command {_failed(done)}; result kept as is"))
+        elif formatted != self.best.data and self.judge(formatted, 0):
+            self.best.offer(formatted)
+        elif formatted != self.best.data:
+            self.emit(
+                events.Notice("the formatted result is not interesting; kept the unformatted one")
+            )
+
+    def finish(self, reason: str, signature: str | None) -> Result:
+        """Re-test the final result (twice the timeout: a loaded machine must not fail it)."""
+        if isinstance(self.oracle, CommandOracle) and self.oracle.timeout is not None:
+            self.oracle.timeout *= 2
+        final = self.oracle.check(self.best.data, 0)
+        self.counters.tests += 1
+        self.best.flush()
+        if not final.interesting:
+            raise FlakyTest(
+                "the final result passed the test before but fails it now: is the test "
+                "deterministic? (the last result that passed is kept)"
+            )
+        result = Result(self.best.data, self.original, self.stats(), reason, signature)
+        self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
+        return result
+
+
+def _failed(verdict: Verdict) -> str:
+    if verdict.timed_out:
+        return "timed out"
+    return f"exited with {verdict.exit_code}"
+
+
+def prepare(
+    stage: Stage, text: bytes, lang: str, queries: Sequence[Path]
+) -> tuple[NodeTable, SyntaxFacts]:
+    """The table a stage's pass works on, and what the planners know about it."""
+    if stage.table == "lines":
+        return NodeTable.from_lines(text), SyntaxFacts()
+    if stage.table == "tokens":
+        return NodeTable.from_tokens(text), SyntaxFacts()
+    tree = languages.new_parser(lang).parse(text)
+    table = NodeTable.from_tree(text, tree)
+    wants_hints = "replace" in stage.honours and stage.replace is not False
+    hints = _hints(lang, tree, queries) if wants_hints else []
+    return table, SyntaxFacts.build(table, languages.get_language(lang), hints)
+
+
+def _hints(
+    lang: str, tree: tree_sitter.Tree, queries: Sequence[Path]
+) -> list[tuple[int, int, int, bytes]]:
+    from treereduce_py.hints import load_hints
+
+    hints = load_hints(lang, languages.get_language(lang), tuple(queries))
+    return [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]

@@ -1,0 +1,27 @@
+"""Whitespace tidying of a finished result: pure text functions, each tried as one candidate."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+
+_BLANK_RUNS = re.compile(rb"\n[ \t]*\n(?:[ \t]*\n)+")
+_TRAILING = re.compile(rb"[ \t]+(?=\r?\n|$)")
+
+
+def tidy_whitespace(text: bytes) -> bytes:
+    """Trailing spaces removed, runs of blank lines collapsed to one, leading blank lines gone."""
+    text = _TRAILING.sub(b"", text)
+    text = _BLANK_RUNS.sub(b"\n\n", text)
+    return text.lstrip(b"\r\n")
+
+
+def dedent(text: bytes) -> bytes:
+    """The common indentation of all lines removed (text that is not UTF-8 is left as is)."""
+    try:
+        return textwrap.dedent(text.decode()).encode()
+    except UnicodeDecodeError:
+        return text
+
+
+TIDIERS = (tidy_whitespace, dedent)
