@@ -1,12 +1,15 @@
-"""What the end-to-end test files share: the installed CLI, the Python under test, and running
-a tool ourselves to re-check a result."""
+"""What the end-to-end test files share: the installed CLI and how to run it, the Python under
+test, a slow Python test with a needle in it, sending a signal mid-run, and running a tool
+ourselves to re-check a result."""
 
 from __future__ import annotations
 
 import shutil
+import signal
 import subprocess
 import sys
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,8 @@ PYTHON = sys.executable
 RUN_PY = [PYTHON, "-S"]
 # A generous limit that only catches a hang of something quick.
 QUICK = 60.0
+# A generous limit that only catches a hang of a reduction on a loaded 2-core machine.
+HANG = 300.0
 
 
 def which(*names: str) -> str:
@@ -38,3 +43,127 @@ def run_tool(args: Sequence[str | Path], cwd: Path) -> subprocess.CompletedProce
         timeout=QUICK,
         stdin=subprocess.DEVNULL,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# The CLI
+
+
+def cli_args(args: Sequence[object]) -> list[str]:
+    """The argv that runs the installed CLI with `args`."""
+    assert CLI.exists(), f"the CLI is not installed next to {sys.executable}"
+    return [str(CLI), *map(str, args)]
+
+
+def run_cli(
+    args: Sequence[object], cwd: Path, *, stdin: bytes = b"", timeout: float = HANG
+) -> subprocess.CompletedProcess[bytes]:
+    """Run the installed CLI in `cwd` with pipes (so not a terminal); fails the test (rather than
+    hangs) if it runs past `timeout`."""
+    return subprocess.run(
+        cli_args(args), cwd=cwd, input=stdin, capture_output=True, timeout=timeout
+    )
+
+
+def succeeded(proc: subprocess.CompletedProcess[bytes]) -> str:
+    """Assert a clean success, showing stderr when it was not; return stderr."""
+    err = proc.stderr.decode(errors="replace")
+    assert proc.returncode == 0, f"exit {proc.returncode}:\n{err}"
+    assert "Traceback" not in err, err
+    return err
+
+
+def signal_when(
+    proc: subprocess.Popen[bytes],
+    ready: Callable[[], bool],
+    sig: signal.Signals = signal.SIGINT,
+    *,
+    within: float = HANG,
+    waiting_for: str = "the run to get there",
+) -> tuple[bytes, bytes]:
+    """Send `sig` to `proc` once `ready()` holds, wait for it to exit and return its stdout and
+    stderr. Fails rather than hangs: if `proc` exits first, if `ready()` does not hold within
+    `within` seconds, or if `proc` does not exit soon after; `proc` never outlives the call."""
+    deadline = time.monotonic() + within
+    try:
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, f"timed out waiting for {waiting_for}"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        return proc.communicate(timeout=QUICK)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+
+
+# ---------------------------------------------------------------------------------------------
+# A Python test that wants a needle, and can be slowed down
+
+# Interesting while the file compiles as Python and still holds `needle`. A second argument names a
+# directory where each run records its pid (to check that none outlives the CLI). Files next to
+# the script slow it down: `slow.flag` holds seconds to sleep in every test; `hold` holds the path
+# of the run's output file, and once that is smaller than prog.py every test sleeps a minute (a run
+# caught mid-way, for an interrupt); `slow_at` holds "N SECONDS": the N-th call sleeps that long,
+# the others 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a number).
+NEEDLE_CHECK = """\
+import os, sys, time
+here = os.path.dirname(os.path.abspath(__file__))
+if len(sys.argv) > 2:
+    open(os.path.join(sys.argv[2], str(os.getpid())), "w").close()
+if os.path.exists(os.path.join(here, "slow.flag")):
+    time.sleep(float(open(os.path.join(here, "slow.flag")).read() or "0.1"))
+hold = os.path.join(here, "hold")
+if os.path.exists(hold):
+    out = open(hold).read()
+    original = os.path.getsize(os.path.join(here, "prog.py"))
+    if os.path.exists(out) and os.path.getsize(out) < original:
+        time.sleep(60)
+slow_at = os.path.join(here, "slow_at")
+if os.path.exists(slow_at):
+    at, seconds = open(slow_at).read().split()
+    calls = os.path.join(here, "calls")
+    os.makedirs(calls, exist_ok=True)
+    n = 1
+    while True:
+        try:
+            os.close(os.open(os.path.join(calls, str(n)), os.O_CREAT | os.O_EXCL))
+            break
+        except FileExistsError:
+            n += 1
+    time.sleep(float(seconds) if n == int(at) else 0.05)
+data = open(sys.argv[1], "rb").read()
+try:
+    compile(data, "candidate", "exec")
+except SyntaxError:
+    sys.exit(1)
+sys.exit(0 if b"needle" in data else 1)
+"""
+
+
+def needle_program(functions: int) -> bytes:
+    """A Python module of `functions` small helpers; only `needle` is needed by the test."""
+    body = "".join(
+        f"def helper_{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n"
+        f"value_{i} = helper_{i}({i})\n\n"
+        for i in range(functions)
+    )
+    return (body + "needle = value_7\n").encode()
+
+
+def needle_setup(tmp_path: Path, functions: int) -> tuple[Path, list[str]]:
+    """Write the needle test (`check.py`) and an input (`prog.py`) into `tmp_path`; return the
+    input and the test command (what follows `--`)."""
+    check = tmp_path / "check.py"
+    check.write_text(NEEDLE_CHECK)
+    source = tmp_path / "prog.py"
+    source.write_bytes(needle_program(functions))
+    return source, [*RUN_PY, str(check), "@@"]
+
+
+def needle_ok(path: Path, tmp_path: Path) -> bool:
+    """Whether the needle test says `path` is interesting (with the slowdowns switched off)."""
+    for name in ("slow.flag", "slow_at"):
+        (tmp_path / name).unlink(missing_ok=True)
+    return run_tool([*RUN_PY, tmp_path / "check.py", path], tmp_path).returncode == 0

@@ -16,19 +16,26 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CLI, PYTHON, QUICK, RUN_PY, run_tool, which
+from conftest import (
+    PYTHON,
+    QUICK,
+    RUN_PY,
+    cli_args,
+    needle_ok,
+    needle_setup,
+    run_cli,
+    run_tool,
+    signal_when,
+    succeeded,
+    which,
+)
 
 pytestmark = pytest.mark.e2e
-
-# A generous limit that only catches a hang of a reduction on a loaded 2-core machine.
-HANG = 300.0
 
 # ---------------------------------------------------------------------------------------------
 # Inputs
@@ -177,46 +184,8 @@ console.log("winter:", subtotal(items) - discount(items, "WINTER"));
 """
 JS_CART_RE = r"TypeError: Cannot read properties of undefined \(reading 'minimum'\)"
 
-# A slow test for the signal tests: interesting while the candidate compiles and keeps the needle.
-SLOW_CHECK = """\
-import os, sys, time
-open(os.path.join(sys.argv[2], str(os.getpid())), "w").close()
-time.sleep(0.3)
-data = open(sys.argv[1], "rb").read()
-try:
-    compile(data, "candidate", "exec")
-except SyntaxError:
-    sys.exit(1)
-sys.exit(0 if b"needle" in data else 1)
-"""
-
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def run_cli(
-    args: Sequence[str | Path],
-    cwd: Path,
-    *,
-    timeout: float = HANG,
-    stdin: bytes | None = None,
-) -> subprocess.CompletedProcess[bytes]:
-    """Run the installed CLI in `cwd`; fails the test (not hangs) if it runs past `timeout`."""
-    assert CLI.exists(), f"the CLI is not installed next to {sys.executable}"
-    return subprocess.run(
-        [str(CLI), *map(str, args)],
-        cwd=cwd,
-        input=stdin if stdin is not None else b"",
-        capture_output=True,
-        timeout=timeout,
-    )
-
-
-def succeeded(proc: subprocess.CompletedProcess[bytes]) -> None:
-    """Assert a clean success, showing stderr when it was not."""
-    err = proc.stderr.decode(errors="replace")
-    assert proc.returncode == 0, f"exit {proc.returncode}:\n{err}"
-    assert "Traceback" not in err, err
 
 
 def error_lines(proc: subprocess.CompletedProcess[bytes], code: int) -> list[str]:
@@ -479,38 +448,25 @@ def test_json_mode_reports_errors_as_json(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
-    check = tmp_path / "slow_check.py"
-    check.write_text(SLOW_CHECK)
+    source, test = needle_setup(tmp_path, 40)
+    (tmp_path / "slow.flag").write_text("0.3")
     pids = tmp_path / "pids"
     temp = tmp_path / "temp"
     pids.mkdir()
     temp.mkdir()
-    body = "".join(
-        f"def helper_{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n"
-        f"value_{i} = helper_{i}({i})\n\n"
-        for i in range(40)
-    )
-    source = tmp_path / "slow.py"
-    source.write_text(body + "needle = value_7\n")
     original = source.read_bytes()
-    out = tmp_path / "slow.out.py"
-    args = [source, "-o", out, "-j", "2", "--", PYTHON, check, "@@", pids]
+    out = tmp_path / "out.py"
     proc = subprocess.Popen(
-        [str(CLI), *map(str, args)], cwd=tmp_path, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(temp)},
+        cli_args([source, "-o", out, "-j", "2", "--", *test, pids]), cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(temp)},
     )  # fmt: skip
-    try:
-        deadline = time.monotonic() + HANG
-        while not (out.exists() and out.stat().st_size < len(original)):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "no improvement was written"
-            time.sleep(0.05)
-        proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=QUICK)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    stdout, stderr = signal_when(
+        proc,
+        lambda: out.exists() and out.stat().st_size < len(original),
+        sig,
+        waiting_for="an improvement to be written",
+    )
     err = stderr.decode(errors="replace")
     assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
     assert "Traceback" not in err, err
@@ -519,13 +475,12 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
     assert source.read_bytes() == original
     result = out.read_bytes()
     assert len(result) < len(original)
-    again = run_tool([PYTHON, check, out, pids], tmp_path)
-    assert again.returncode == 0, result
     # No test left running, no temporary file left behind (workers' dirs, half-written output).
     assert_all_gone(pids)
     assert list(temp.iterdir()) == []
     leftovers = sorted(p.name for p in tmp_path.iterdir())
-    assert leftovers == ["pids", "slow.out.py", "slow.py", "slow_check.py", "temp"]
+    assert leftovers == ["check.py", "out.py", "pids", "prog.py", "slow.flag", "temp"]
+    assert needle_ok(out, tmp_path), result
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
@@ -542,21 +497,12 @@ def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals
     source.write_bytes(b"x = 1\n")
     out = tmp_path / "prog.out.py"
     proc = subprocess.Popen(
-        [str(CLI), str(source), "-o", str(out), "--", PYTHON, str(check), "@@"], cwd=tmp_path,
+        cli_args([source, "-o", out, "--", PYTHON, check, "@@"]), cwd=tmp_path,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
-    try:
-        deadline = time.monotonic() + QUICK
-        while not any(pids.iterdir()):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the test never started"
-            time.sleep(0.05)
-        proc.send_signal(sig)
-        _, stderr = proc.communicate(timeout=QUICK)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    _, stderr = signal_when(
+        proc, lambda: any(pids.iterdir()), sig, within=QUICK, waiting_for="the test to start"
+    )
     err = stderr.decode(errors="replace")
     assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
     assert "Traceback" not in err, err

@@ -1,4 +1,5 @@
-"""Tests for treereduce_py.languages: names, detection, grammar loading and error counting."""
+"""Tests for treereduce_py.languages and its tables (language_table): names, detection, grammar
+loading and error counting."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import tree_sitter_language_pack
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py import languages
+from treereduce_py import language_table
 from treereduce_py.languages import (
     UnknownLanguage,
     available,
@@ -129,13 +130,13 @@ def test_non_languages_are_rejected(name: str) -> None:
 
 def _all_table_entries() -> list[tuple[str, str]]:
     tables: list[typing.Mapping[str, str]] = [
-        languages.ALIASES,
-        languages.EXTENSIONS,
-        languages.CASED_EXTENSIONS,
-        languages.FILE_NAMES,
-        languages.INTERPRETERS,
-        languages.RUNNERS,
-        dict(languages.FILE_PATTERNS),
+        language_table.ALIASES,
+        language_table.EXTENSIONS,
+        language_table.CASED_EXTENSIONS,
+        language_table.FILE_NAMES,
+        language_table.INTERPRETERS,
+        language_table.RUNNERS,
+        dict(language_table.FILE_PATTERNS),
     ]
     return [(key, target) for table in tables for key, target in table.items()]
 
@@ -152,28 +153,28 @@ def test_every_table_target_loads() -> None:
 
 
 def test_extension_keys_are_dotted_and_lower_case() -> None:
-    for extension in languages.EXTENSIONS:
+    for extension in language_table.EXTENSIONS:
         assert extension.startswith(".")
         assert extension == extension.lower()
-    for extension in languages.CASED_EXTENSIONS:
+    for extension in language_table.CASED_EXTENSIONS:
         assert extension != extension.lower()
 
 
 def test_every_extension_entry_is_what_detect_returns() -> None:
-    for extension, target in languages.EXTENSIONS.items():
+    for extension, target in language_table.EXTENSIONS.items():
         assert detect(f"src/file{extension}", b"") == target, extension
-        assert detect(f"FILE{extension.upper()}", b"") == languages.CASED_EXTENSIONS.get(
+        assert detect(f"FILE{extension.upper()}", b"") == language_table.CASED_EXTENSIONS.get(
             extension.upper(), target
         ), extension
-    for name, target in languages.FILE_NAMES.items():
+    for name, target in language_table.FILE_NAMES.items():
         assert detect(Path("some/dir") / name, b"") == target, name
 
 
 def test_most_languages_with_files_of_their_own_are_reachable_by_name() -> None:
     reachable = (
-        set(languages.EXTENSIONS.values())
-        | set(languages.FILE_NAMES.values())
-        | {target for _, target in languages.FILE_PATTERNS}
+        set(language_table.EXTENSIONS.values())
+        | set(language_table.FILE_NAMES.values())
+        | {target for _, target in language_table.FILE_PATTERNS}
     )
     # Embedded-only grammars (comment, jsdoc, printf, ...) have no files; nearly all others do.
     assert len(reachable) >= len(available()) - 15

@@ -146,7 +146,7 @@ KINDS: dict[str, type[Any]] = {
     "progress": Progress,
     "improvement": Improvement,
     "pass": PassChange,
-    "warning": Notice,
+    "notice": Notice,
     "done": Done,
     "error": Failure,
 }
@@ -210,7 +210,7 @@ def test_schema_has_exactly_one_branch_per_event_kind() -> None:
     [
         lambda d: d.pop("elapsed"),
         lambda d: d.update(extra=1),
-        lambda d: d.update(schema=2),
+        lambda d: d.update(schema=1),
         lambda d: d.update(event="unknown"),
         lambda d: d.update(elapsed="1.0"),
         lambda d: d.update(elapsed=-1.0),
@@ -579,7 +579,7 @@ def test_live_reporter_is_thread_safe_while_refreshing() -> None:
     reporter = ui.LiveReporter(console, refresh_per_second=100, show_best=lambda: b"int x;\n" * 20)
     hammer(reporter)
     view = reporter.view
-    assert view.improvements == 4 * 100 and view.warnings == 4 * 3
+    assert view.improvements == 4 * 100 and view.notices == 4 * 3
     assert view.stats is not None and view.stats.tests == 4 * 300 - 1  # the newest snapshot
     reporter(Done(stats=stats(777, 4321, 9.0), reason="fixpoint"))
     reporter.close()

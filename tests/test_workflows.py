@@ -21,21 +21,31 @@ import re
 import shlex
 import signal
 import subprocess
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import CLI, QUICK, RUN_PY, run_tool, which
+from conftest import (
+    HANG,
+    QUICK,
+    RUN_PY,
+    cli_args,
+    needle_ok,
+    needle_program,
+    needle_setup,
+    run_cli,
+    run_tool,
+    signal_when,
+    succeeded,
+    which,
+)
 
 pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA_PATH = REPO / "docs" / "events.schema.json"
-# A limit that only catches a hang of a reduction on a loaded 2-core machine.
-HANG = 240.0
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Za-z0-9]|\x1b[=>78]")
 
 # ---------------------------------------------------------------------------------------------
@@ -146,77 +156,8 @@ int main(void) {
 RUST_ICE = (REPO / "bench" / "cases" / "rust-ice-hrtb" / "input.rs").read_bytes()
 RUST_ICE_LINE = b"internal compiler error: error performing operation: fully_perform"
 
-# Interesting while the file compiles as Python and still holds `needle`. Files next to it slow it
-# down: `slow.flag` holds seconds to sleep in every test; `hold` holds the path of the run's output
-# file, and once that is smaller than prog.py every test sleeps a minute (a run caught mid-way,
-# for an interrupt); `slow_at` holds "N SECONDS": the N-th call sleeps that long, the others
-# 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a number).
-NEEDLE_CHECK = """\
-import os, sys, time
-here = os.path.dirname(os.path.abspath(__file__))
-if os.path.exists(os.path.join(here, "slow.flag")):
-    time.sleep(float(open(os.path.join(here, "slow.flag")).read() or "0.1"))
-hold = os.path.join(here, "hold")
-if os.path.exists(hold):
-    out = open(hold).read()
-    original = os.path.getsize(os.path.join(here, "prog.py"))
-    if os.path.exists(out) and os.path.getsize(out) < original:
-        time.sleep(60)
-slow_at = os.path.join(here, "slow_at")
-if os.path.exists(slow_at):
-    at, seconds = open(slow_at).read().split()
-    calls = os.path.join(here, "calls")
-    os.makedirs(calls, exist_ok=True)
-    n = 1
-    while True:
-        try:
-            os.close(os.open(os.path.join(calls, str(n)), os.O_CREAT | os.O_EXCL))
-            break
-        except FileExistsError:
-            n += 1
-    time.sleep(float(seconds) if n == int(at) else 0.05)
-data = open(sys.argv[1], "rb").read()
-try:
-    compile(data, "candidate", "exec")
-except SyntaxError:
-    sys.exit(1)
-sys.exit(0 if b"needle" in data else 1)
-"""
-
-
-def needle_program(functions: int) -> bytes:
-    """A Python module of `functions` small helpers; only `needle` is needed by the test."""
-    body = "".join(
-        f"def helper_{i}(x):\n    y = x * {i}\n    return y + {i}\n\n\n"
-        f"value_{i} = helper_{i}({i})\n\n"
-        for i in range(functions)
-    )
-    return (body + "needle = value_7\n").encode()
-
-
 # ---------------------------------------------------------------------------------------------
 # Helpers
-
-
-def cli_args(args: Sequence[object]) -> list[str]:
-    """The argv that runs the installed CLI with `args`."""
-    assert CLI.exists(), f"the CLI is not installed next to {sys.executable}"
-    return [str(CLI), *map(str, args)]
-
-
-def run_cli(
-    args: Sequence[object], cwd: Path, *, stdin: bytes = b""
-) -> subprocess.CompletedProcess[bytes]:
-    """Run the installed CLI in `cwd` with pipes (so not a terminal); fails rather than hangs."""
-    return subprocess.run(cli_args(args), cwd=cwd, input=stdin, capture_output=True, timeout=HANG)
-
-
-def succeeded(proc: subprocess.CompletedProcess[bytes]) -> str:
-    """Assert a clean success; return stderr."""
-    err = proc.stderr.decode(errors="replace")
-    assert proc.returncode == 0, f"exit {proc.returncode}:\n{err}"
-    assert "Traceback" not in err, err
-    return err
 
 
 def signature_line(stderr: str) -> str:
@@ -257,22 +198,6 @@ def check_events(events: list[dict[str, Any]], start_size: int | None = None) ->
     final = events[-1]["stats"]["size"]
     assert all(size < first for size in sizes)
     assert final == (sizes[-1] if sizes else first)
-
-
-def needle_setup(tmp_path: Path, functions: int) -> tuple[Path, list[str]]:
-    """An input and the test command (after `--`) of the needle reductions."""
-    check = tmp_path / "check.py"
-    check.write_text(NEEDLE_CHECK)
-    source = tmp_path / "prog.py"
-    source.write_bytes(needle_program(functions))
-    return source, [*RUN_PY, str(check), "@@"]
-
-
-def needle_ok(path: Path, tmp_path: Path) -> bool:
-    """Whether the needle test says `path` is interesting (with the slowdowns switched off)."""
-    for name in ("slow.flag", "slow_at"):
-        (tmp_path / name).unlink(missing_ok=True)
-    return run_tool([*RUN_PY, tmp_path / "check.py", path], tmp_path).returncode == 0
 
 
 # ---------------------------------------------------------------------------------------------
@@ -699,7 +624,7 @@ def test_resume_continues_an_interrupted_run(tmp_path: Path) -> None:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    interrupt_when(proc, lambda: out.exists() and len(out.read_bytes()) < len(original))
+    signal_when(proc, lambda: out.exists() and len(out.read_bytes()) < len(original))
     assert proc.returncode == 130, proc.stderr
     interrupted = out.read_bytes()
     hold.unlink()
@@ -717,22 +642,6 @@ def test_resume_continues_an_interrupted_run(tmp_path: Path) -> None:
     assert len(out.read_bytes()) <= len(interrupted)
     assert needle_ok(out, tmp_path)
     assert source.read_bytes() == original
-
-
-def interrupt_when(proc: subprocess.Popen[bytes], ready: Callable[[], bool]) -> None:
-    """SIGINT `proc` once `ready()` holds, then wait for it to exit; fails rather than hangs."""
-    deadline = time.monotonic() + HANG
-    try:
-        while not ready():
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the run never got there"
-            time.sleep(0.05)
-        proc.send_signal(signal.SIGINT)
-        proc.communicate(timeout=QUICK)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
 
 
 # ---------------------------------------------------------------------------------------------

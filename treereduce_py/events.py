@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-SCHEMA_VERSION = 1
+# The wire format's version (docs/events.md). 2: `notice` events (was `warning`), and the stats
+# fields `test_seconds` and `cpu_seconds`.
+SCHEMA_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -89,7 +91,7 @@ class PassChange:
 class Notice:
     message: str
     elapsed: float = 0.0
-    kind: str = field(default="warning", init=False)
+    kind: str = field(default="notice", init=False)
 
 
 @dataclass(frozen=True)

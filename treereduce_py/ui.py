@@ -76,7 +76,7 @@ class RunView:
     pass_number: int = 0
     phase: str = ""
     improvements: int = 0
-    warnings: int = 0
+    notices: int = 0
     done: Done | None = None
     clock_anchor: float | None = None
     elapsed_anchor: float = 0.0
@@ -123,7 +123,7 @@ def fold(view: RunView, event: Event, now: float) -> RunView:
     if isinstance(event, PassChange):
         return replace(view, pass_number=event.pass_number, phase=event.phase)
     if isinstance(event, Notice):
-        return replace(view, warnings=view.warnings + 1)
+        return replace(view, notices=view.notices + 1)
     if isinstance(event, Done):
         return replace(
             view,
@@ -189,8 +189,9 @@ def failure_lines(failure: Failure) -> list[str]:
     return [f"{PROGRAM}: error: {failure.message}", *(f"  {d}" for d in failure.details)]
 
 
-def warning_line(notice: Notice) -> str:
-    """How every mode but JSON prints a warning."""
+def notice_line(notice: Notice) -> str:
+    """How every mode but JSON prints a notice: as a `warning:` line, the word users know from
+    compilers."""
     return f"{PROGRAM}: warning: {notice.message}"
 
 
@@ -340,7 +341,7 @@ class LiveReporter:
         if start:
             self._start()
         if isinstance(event, Notice):
-            self._console.print(Text(warning_line(event), style="yellow"))
+            self._console.print(Text(notice_line(event), style="yellow"))
         elif isinstance(event, Failure):
             self._console.print(Text("\n".join(failure_lines(event)), style="red"))
 
@@ -458,7 +459,7 @@ class PlainReporter:
             lines.append(f"{PROGRAM}: pass {event.pass_number}: {event.phase} ({event.size} bytes)")
             self._pass, self._pass_stats = event, self._view.stats
         elif isinstance(event, Notice):
-            lines.append(warning_line(event))
+            lines.append(notice_line(event))
         elif isinstance(event, Failure):
             lines.extend(failure_lines(event))
         elif isinstance(event, Done):
@@ -536,7 +537,7 @@ class QuietReporter:
     def __call__(self, event: Event) -> None:
         """Write `event` if it is a warning or an error; ignore everything else."""
         lines = (
-            [warning_line(event)]
+            [notice_line(event)]
             if isinstance(event, Notice)
             else failure_lines(event)
             if isinstance(event, Failure)
