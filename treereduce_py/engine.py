@@ -26,10 +26,10 @@ from treereduce_py import events
 from treereduce_py.cache import Cache, digest
 from treereduce_py.edits import Edits, render
 from treereduce_py.heap import Key, TaskHeap
-from treereduce_py.languages import count_errors, new_parser
+from treereduce_py.languages import new_parser
 from treereduce_py.oracle import Oracle
 from treereduce_py.output import BestSoFar
-from treereduce_py.syntax import NodeTable
+from treereduce_py.syntax import NodeTable, count_errors
 from treereduce_py.tasks import Task, anchor, gain, task_edits
 
 
