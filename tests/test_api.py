@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import FlakyTest, NotInteresting, events, reduce
-from treereduce_py.languages import count_errors, new_parser
+from treereduce_py.languages import new_parser
 from treereduce_py.strategies import STRATEGIES
+from treereduce_py.syntax import count_errors
 
 PROGRAM = b"""import os
 import sys

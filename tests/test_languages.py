@@ -1,5 +1,5 @@
-"""Tests for treereduce_py.languages and its tables (language_table): names, detection, grammar
-loading and error counting."""
+"""Tests for treereduce_py.languages and its tables (language_table): names, detection and
+grammar loading."""
 
 from __future__ import annotations
 
@@ -11,19 +11,17 @@ from pathlib import Path
 import pytest
 import tree_sitter
 import tree_sitter_language_pack
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from treereduce_py import language_table
 from treereduce_py.languages import (
     UnknownLanguage,
     available,
     canonical,
-    count_errors,
     detect,
     get_language,
     new_parser,
 )
+from treereduce_py.syntax import count_errors
 
 # --- names -------------------------------------------------------------------------------------
 
@@ -383,107 +381,3 @@ def test_detected_grammar_parses_typical_files(path: str, source: bytes) -> None
     assert language is not None
     tree = new_parser(language).parse(source)
     assert count_errors(tree) == 0
-
-
-# --- count_errors ------------------------------------------------------------------------------
-
-
-def _brute_force_errors(tree: tree_sitter.Tree) -> int:
-    """Every node of the tree, visited without pruning."""
-    count = 0
-    stack = [tree.root_node]
-    while stack:
-        node = stack.pop()
-        count += node.is_error or node.is_missing
-        stack.extend(node.children)
-    return count
-
-
-VALID = {
-    "c": b'#include <stdio.h>\nint main(void) { printf("%d\\n", 1 + 2); return 0; }\n',
-    "python": b"def f(x):\n    return [y * 2 for y in x if y]\n\nprint(f([1, 2]))\n",
-    "javascript": b"function f(a) { return a.map((x) => x + 1); }\nconsole.log(f([1]));\n",
-    "rust": b'fn main() { let v: Vec<i32> = vec![1, 2]; println!("{:?}", v); }\n',
-    "json": b'{"a": [1, 2, {"b": null}], "c": "d"}\n',
-}
-
-
-@pytest.mark.parametrize("language", sorted(VALID))
-def test_count_errors_is_zero_on_valid_code(language: str) -> None:
-    tree = new_parser(language).parse(VALID[language])
-    assert count_errors(tree) == 0
-    assert _brute_force_errors(tree) == 0
-
-
-@pytest.mark.parametrize(
-    ("language", "source"),
-    [
-        ("c", b"int main( { return 0 }\n"),
-        ("python", b"def f(:\n    return )\n"),
-        ("javascript", b"function ( { ]\n"),
-        ("json", b'{"a": [1, 2,, }\n'),
-    ],
-)
-def test_count_errors_is_positive_on_broken_code(language: str, source: bytes) -> None:
-    tree = new_parser(language).parse(source)
-    assert count_errors(tree) > 0
-    assert count_errors(tree) == _brute_force_errors(tree)
-
-
-def test_count_errors_counts_missing_nodes() -> None:
-    tree = new_parser("c").parse(b"int x = 1\n")
-    missing = [node for node in _walk(tree.root_node) if node.is_missing]
-    assert len(missing) == 1
-    assert not any(node.is_error for node in _walk(tree.root_node))
-    assert count_errors(tree) == 1
-
-
-def _walk(node: tree_sitter.Node) -> list[tree_sitter.Node]:
-    return [node, *(n for child in node.children for n in _walk(child))]
-
-
-class _CleanRootOnly:
-    """A tree whose root says it has no errors and that fails if anything looks further."""
-
-    class _Root:
-        has_error = False
-
-        def __getattr__(self, name: str) -> object:
-            raise AssertionError(f"count_errors looked at root.{name}")
-
-    root_node = _Root()
-
-
-def test_count_errors_does_not_walk_a_clean_tree() -> None:
-    assert count_errors(typing.cast(tree_sitter.Tree, _CleanRootOnly())) == 0
-
-
-_C_PROGRAM = (
-    b"struct p { int x; int y; };\n"
-    b"static int add(int a, int b) { return a + b; }\n"
-    b"int main(void) {\n  struct p q = {1, 2};\n  if (q.x < q.y) { q.x = add(q.x, 3); }\n"
-    b"  for (int i = 0; i < 3; i++) q.y *= i;\n  return q.x;\n}\n"
-)
-_PY_PROGRAM = b"class A:\n    def f(self, x=(1, 2)):\n        return {k: [x] for k in x}\n"
-
-
-@st.composite
-def _mutated(draw: st.DrawFn) -> tuple[str, bytes]:
-    language, source = draw(st.sampled_from([("c", _C_PROGRAM), ("python", _PY_PROGRAM)]))
-    data = bytearray(source)
-    for _ in range(draw(st.integers(min_value=1, max_value=4))):
-        start = draw(st.integers(min_value=0, max_value=len(data)))
-        end = draw(st.integers(min_value=start, max_value=min(len(data), start + 12)))
-        insert = draw(
-            st.sampled_from([b"", b";", b"(", b"}", b"{", b"\n", b":", b"x", b'"', b"  "])
-        )
-        data[start:end] = insert
-    return language, bytes(data)
-
-
-@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_mutated())
-def test_count_errors_matches_a_full_walk_on_mutations(case: tuple[str, bytes]) -> None:
-    language, source = case
-    tree = new_parser(language).parse(source)
-    assert count_errors(tree) == _brute_force_errors(tree)

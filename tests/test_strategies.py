@@ -7,7 +7,7 @@ import re
 import pytest
 
 from treereduce_py import reduce
-from treereduce_py.languages import count_errors, get_language, new_parser
+from treereduce_py.languages import get_language, new_parser
 from treereduce_py.strategies import (
     LIST_MIN,
     STRATEGIES,
@@ -15,7 +15,7 @@ from treereduce_py.strategies import (
     TreePlanner,
     chi,
 )
-from treereduce_py.syntax import NodeTable
+from treereduce_py.syntax import NodeTable, count_errors
 from treereduce_py.tasks import Delete, DeleteChunk, Hoist
 
 

@@ -5,6 +5,9 @@ real (and randomly broken) programs, and line/token tables cover their source ex
 from __future__ import annotations
 
 import functools
+import json
+import typing
+from array import array
 from dataclasses import dataclass
 
 import pytest
@@ -12,8 +15,8 @@ import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.languages import count_errors, new_parser
-from treereduce_py.syntax import NodeTable
+from treereduce_py.languages import new_parser
+from treereduce_py.syntax import NodeTable, count_errors
 
 # Small programs with nesting, lists with separators, comments and strings.
 SAMPLES: dict[str, bytes] = {
@@ -136,6 +139,13 @@ def assert_matches_tree(table: NodeTable, tree: tree_sitter.Tree) -> None:
         k = siblings.index(i)
         assert table.next_sibling[i] == (siblings[k + 1] if k + 1 < len(siblings) else -1)
     assert table.errors == count_errors(tree)
+    # The parents that have a separator among their children, as the old post-pass found them.
+    with_separator = {
+        ref.parent[i]
+        for i, node in enumerate(ref.nodes)
+        if i and not node.is_named and node.text in (b",", b";")
+    }
+    assert table.lists == with_separator
 
 
 # --- from_tree ---------------------------------------------------------------------------------
@@ -209,6 +219,101 @@ def test_subtrees_are_contiguous_and_nested_in_bytes() -> None:
         p = table.parent[i]
         assert table.start[p] <= table.start[i] <= table.end[i] <= table.end[p]
         assert table.depth[i] == table.depth[p] + 1
+
+
+# Generated programs: valid (or nearly valid) JSON documents and Python modules of random shape.
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-(10**6), 10**6) | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@st.composite
+def json_documents(draw: st.DrawFn) -> tuple[str, bytes]:
+    value = draw(json_values)
+    indent = draw(st.sampled_from([None, 0, 2]))
+    return "json", json.dumps(value, indent=indent, ensure_ascii=draw(st.booleans())).encode()
+
+
+NAMES = st.sampled_from(["x", "y", "f", "g", "self", "_k"])
+py_atoms = NAMES | st.integers(0, 999).map(str) | st.sampled_from(["'s'", '"t"', "None", "..."])
+py_exprs = st.recursive(
+    py_atoms,
+    lambda e: st.one_of(
+        st.tuples(e, st.sampled_from(["+", "-", "*", " and ", " or ", " < "]), e).map(
+            lambda t: f"({t[0]}{t[1]}{t[2]})"
+        ),
+        st.tuples(NAMES, st.lists(e, max_size=3)).map(lambda t: f"{t[0]}({', '.join(t[1])})"),
+        st.lists(e, max_size=3).map(lambda xs: "[" + ", ".join(xs) + "]"),
+        st.lists(e, min_size=1, max_size=3).map(lambda xs: "(" + ", ".join(xs) + ",)"),
+        st.lists(st.tuples(e, e), max_size=2).map(
+            lambda kv: "{" + ", ".join(f"{k}: {v}" for k, v in kv) + "}"
+        ),
+    ),
+    max_leaves=8,
+)
+
+
+@st.composite
+def py_block(draw: st.DrawFn, indent: str = "", depth: int = 0) -> str:
+    lines: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        choice = draw(st.integers(0, 5 if depth < 2 else 2))
+        if choice == 0:
+            lines.append(f"{indent}{draw(NAMES)} = {draw(py_exprs)}\n")
+        elif choice == 1:
+            lines.append(f"{indent}{draw(py_exprs)}  # note\n")
+        elif choice == 2:
+            lines.append(f"{indent}return {draw(py_exprs)}\n")
+        elif choice == 3:
+            params = ", ".join(draw(st.lists(NAMES, max_size=3, unique=True)))
+            body = draw(py_block(indent + "    ", depth + 1))
+            lines.append(f"{indent}def {draw(NAMES)}({params}):\n{body}")
+        elif choice == 4:
+            body = draw(py_block(indent + "    ", depth + 1))
+            lines.append(f"{indent}if {draw(py_exprs)}:\n{body}")
+        else:
+            body = draw(py_block(indent + "    ", depth + 1))
+            lines.append(f"{indent}for {draw(NAMES)} in {draw(py_exprs)}:\n{body}")
+    return "".join(lines)
+
+
+@st.composite
+def python_modules(draw: st.DrawFn) -> tuple[str, bytes]:
+    return "python", draw(py_block()).encode()
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(json_documents() | python_modules())
+def test_generated_programs_flatten_like_tree_sitters_own_nodes(program: tuple[str, bytes]) -> None:
+    lang, src = program
+    table, tree = table_of(lang, src)
+    assert_matches_tree(table, tree)
+
+
+def test_deep_nesting_needs_no_recursion() -> None:
+    depth = 5000
+    src = b"[" * depth + b"]" * depth
+    table, tree = table_of("json", src)
+    assert len(table) == tree.root_node.descendant_count
+    assert max(table.depth) == depth + 1  # document > array > ... > the innermost "[" and "]"
+    assert table.last[0] == len(table) - 1
+    inner = max(range(len(table)), key=lambda i: table.depth[i])
+    assert table.parent[inner] == inner - 1 - (table.kind_name(inner) == "]")
+
+
+def test_columns_are_compact_arrays() -> None:
+    table, _ = table_of("python", SAMPLES["python"])
+    for column in (table.start, table.end, table.kind, table.parent, table.first_child,
+                   table.next_sibling, table.last, table.depth):  # fmt: skip
+        assert isinstance(column, array) and column.itemsize == 4
+    assert isinstance(table.named, bytearray)
+    for flat in (NodeTable.from_lines(b"a\nb\n"), NodeTable.from_tokens(b"a b")):
+        assert isinstance(flat.start, array) and isinstance(flat.named, bytearray)
 
 
 # --- separator_for -----------------------------------------------------------------------------
@@ -326,3 +431,107 @@ def test_empty_source_has_no_lines_or_tokens() -> None:
     for table in (NodeTable.from_lines(b""), NodeTable.from_tokens(b"")):
         assert len(table) == 1
         assert list(table.children(0)) == []
+
+
+# --- count_errors ------------------------------------------------------------------------------
+
+
+def _brute_force_errors(tree: tree_sitter.Tree) -> int:
+    """Every node of the tree, visited without pruning."""
+    count = 0
+    stack = [tree.root_node]
+    while stack:
+        node = stack.pop()
+        count += node.is_error or node.is_missing
+        stack.extend(node.children)
+    return count
+
+
+VALID = {
+    "c": b'#include <stdio.h>\nint main(void) { printf("%d\\n", 1 + 2); return 0; }\n',
+    "python": b"def f(x):\n    return [y * 2 for y in x if y]\n\nprint(f([1, 2]))\n",
+    "javascript": b"function f(a) { return a.map((x) => x + 1); }\nconsole.log(f([1]));\n",
+    "rust": b'fn main() { let v: Vec<i32> = vec![1, 2]; println!("{:?}", v); }\n',
+    "json": b'{"a": [1, 2, {"b": null}], "c": "d"}\n',
+}
+
+
+@pytest.mark.parametrize("language", sorted(VALID))
+def test_count_errors_is_zero_on_valid_code(language: str) -> None:
+    tree = new_parser(language).parse(VALID[language])
+    assert count_errors(tree) == 0
+    assert _brute_force_errors(tree) == 0
+
+
+@pytest.mark.parametrize(
+    ("language", "source"),
+    [
+        ("c", b"int main( { return 0 }\n"),
+        ("python", b"def f(:\n    return )\n"),
+        ("javascript", b"function ( { ]\n"),
+        ("json", b'{"a": [1, 2,, }\n'),
+    ],
+)
+def test_count_errors_is_positive_on_broken_code(language: str, source: bytes) -> None:
+    tree = new_parser(language).parse(source)
+    assert count_errors(tree) > 0
+    assert count_errors(tree) == _brute_force_errors(tree)
+
+
+def test_count_errors_counts_missing_nodes() -> None:
+    tree = new_parser("c").parse(b"int x = 1\n")
+    missing = [node for node in _walk(tree.root_node) if node.is_missing]
+    assert len(missing) == 1
+    assert not any(node.is_error for node in _walk(tree.root_node))
+    assert count_errors(tree) == 1
+
+
+def _walk(node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    return [node, *(n for child in node.children for n in _walk(child))]
+
+
+class _CleanRootOnly:
+    """A tree whose root says it has no errors and that fails if anything looks further."""
+
+    class _Root:
+        has_error = False
+
+        def __getattr__(self, name: str) -> object:
+            raise AssertionError(f"count_errors looked at root.{name}")
+
+    root_node = _Root()
+
+
+def test_count_errors_does_not_walk_a_clean_tree() -> None:
+    assert count_errors(typing.cast(tree_sitter.Tree, _CleanRootOnly())) == 0
+
+
+_C_PROGRAM = (
+    b"struct p { int x; int y; };\n"
+    b"static int add(int a, int b) { return a + b; }\n"
+    b"int main(void) {\n  struct p q = {1, 2};\n  if (q.x < q.y) { q.x = add(q.x, 3); }\n"
+    b"  for (int i = 0; i < 3; i++) q.y *= i;\n  return q.x;\n}\n"
+)
+_PY_PROGRAM = b"class A:\n    def f(self, x=(1, 2)):\n        return {k: [x] for k in x}\n"
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> tuple[str, bytes]:
+    language, source = draw(st.sampled_from([("c", _C_PROGRAM), ("python", _PY_PROGRAM)]))
+    data = bytearray(source)
+    for _ in range(draw(st.integers(min_value=1, max_value=4))):
+        start = draw(st.integers(min_value=0, max_value=len(data)))
+        end = draw(st.integers(min_value=start, max_value=min(len(data), start + 12)))
+        insert = draw(
+            st.sampled_from([b"", b";", b"(", b"}", b"{", b"\n", b":", b"x", b'"', b"  "])
+        )
+        data[start:end] = insert
+    return language, bytes(data)
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_mutated())
+def test_count_errors_matches_a_full_walk_on_mutations(case: tuple[str, bytes]) -> None:
+    language, source = case
+    tree = new_parser(language).parse(source)
+    assert count_errors(tree) == _brute_force_errors(tree)

@@ -15,8 +15,9 @@ import time
 from dataclasses import dataclass
 
 from treereduce_py.cache import Cache, digest
-from treereduce_py.languages import count_errors, new_parser
+from treereduce_py.languages import new_parser
 from treereduce_py.oracle import Oracle
+from treereduce_py.syntax import count_errors
 
 
 class Stopped(Exception):

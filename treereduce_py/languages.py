@@ -7,9 +7,6 @@ detected from its name (well-known file names, then its extension, then name pat
 `Dockerfile.dev`) and, for scripts without a known extension, from the `#!` line. The tables
 (names, aliases, extensions, interpreters) live in `language_table.py`; this module is the logic
 that reads them.
-
-`count_errors` lives here too: it is the one question the engine asks of a parse tree ("how broken
-is it?"), and it must stay cheap on large trees that have no or few errors.
 """
 
 from __future__ import annotations
@@ -39,7 +36,6 @@ __all__ = [
     "UnknownLanguage",
     "available",
     "canonical",
-    "count_errors",
     "detect",
     "get_language",
     "new_parser",
@@ -232,26 +228,3 @@ def detect(path: str | os.PathLike[str] | None, data: bytes) -> str | None:
         if found is not None:
             return found
     return _from_shebang(data) or _from_content(data)
-
-
-def count_errors(tree: tree_sitter.Tree) -> int:
-    """Number of ERROR nodes plus MISSING nodes in `tree` (0 for a clean parse).
-
-    Only subtrees flagged `has_error` are entered, so a clean tree costs one check and a large
-    tree with a few errors costs about the size of the paths down to them.
-    """
-    root = tree.root_node
-    if not root.has_error:
-        return 0
-    count = 0
-    cursor = root.walk()
-    while True:
-        node = cursor.node
-        assert node is not None  # a cursor always stands on a node
-        if node.is_error or node.is_missing:
-            count += 1
-        if node.has_error and cursor.goto_first_child():
-            continue
-        while not cursor.goto_next_sibling():
-            if not cursor.goto_parent():
-                return count

@@ -1,19 +1,24 @@
 """The parsed program as a flat, immutable node table that every worker reads without locks.
 
 tree-sitter nodes are handles into a tree owned by one parser; walking them from many threads is
-neither cheap nor safe. So each pass parses the current best once and flattens the tree into plain
-arrays indexed by the node's pre-order number: byte range, grammar kind, parent, first child, next
-sibling, last descendant. In pre-order a subtree is the contiguous range `i .. last[i]`, which makes
+neither cheap nor safe. So each pass parses the current best once and flattens the tree into compact
+arrays (`array.array`, not lists of ints: millions of nodes at 10 MB) indexed by the node's
+pre-order number: byte range, grammar kind, parent, first child, next sibling, last descendant,
+depth. In pre-order a subtree is the contiguous range `i .. last[i]`, which makes
 "is this node inside an edited subtree" a bisection and rendering a single left-to-right sweep.
 
 The table can also be built over lines or tokens instead of a syntax tree (`from_lines`,
 `from_tokens`), so the text-polishing passes reuse the same edits, tasks and engine.
+
+`count_errors` lives here too: it is the one question the engine asks of a parse tree ("how broken
+is it?"), and it must stay cheap on large trees that have no or few errors.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from array import array
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -30,30 +35,27 @@ class NodeTable:
     """Pre-order arrays describing every node of one parse of `source`.
 
     Index 0 is the root. `kind` is the grammar's kind id (-1 for line/token tables), `named` tells
-    named nodes from anonymous tokens, `first_child`/`next_sibling` are -1 when absent, and
+    named nodes (1) from anonymous tokens (0), `first_child`/`next_sibling` are -1 when absent, and
     `last[i]` is the index of the last node in i's subtree (the subtree is `i .. last[i]`).
+
+    The columns are compact arrays (4 bytes a node, 1 for `named`), not lists of Python ints: a
+    10 MB input has millions of nodes. Indexing them gives plain ints; treat them as read-only.
     """
 
     source: bytes
-    start: list[int]
-    end: list[int]
-    kind: list[int]
-    named: list[bool]
-    parent: list[int]
-    first_child: list[int]
-    next_sibling: list[int]
-    last: list[int]
-    depth: list[int]
+    start: array[int]
+    end: array[int]
+    kind: array[int]
+    named: bytearray
+    parent: array[int]
+    first_child: array[int]
+    next_sibling: array[int]
+    last: array[int]
+    depth: array[int]
     kind_names: tuple[str, ...]
     errors: int
     # Parents with a separator among their children: only their children can have a separator.
-    lists: frozenset[int] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        lists = frozenset(
-            self.parent[i] for i in range(1, len(self.start)) if self._is_separator(i)
-        )
-        object.__setattr__(self, "lists", lists)  # a derived field of a frozen dataclass
+    lists: frozenset[int] = field(repr=False)
 
     def __len__(self) -> int:
         return len(self.start)
@@ -129,112 +131,146 @@ class NodeTable:
 
     @classmethod
     def from_tree(cls, source: bytes, tree: tree_sitter.Tree) -> NodeTable:
-        """Flatten a tree-sitter tree of `source` (one cursor walk, no recursion)."""
-        start: list[int] = []
-        end: list[int] = []
-        kind: list[int] = []
-        named: list[bool] = []
-        parent: list[int] = []
-        first_child: list[int] = []
-        next_sibling: list[int] = []
-        depth: list[int] = []
-        errors = 0
-        stack: list[int] = []  # indices of the ancestors of the cursor's node
-        prev_at_depth: list[int] = []  # last node seen at each depth, to link siblings
+        """Flatten a tree-sitter tree of `source` in one cursor walk (no recursion).
+
+        The columns are allocated once at the tree's node count and filled in place; parent,
+        depth, first child, next sibling and last descendant all follow from the cursor's moves,
+        so each node costs one `cursor.node` and four reads of it. Linear in the node count.
+        """
+        n = tree.root_node.descendant_count  # the root and every node below it, as walked
+        start, end, kind = _column(n, 0, "I"), _column(n, 0, "I"), _column(n, 0)
+        parent, depth = _column(n, -1), _column(n, 0)
+        first_child, next_sibling, last = _column(n, -1), _column(n, -1), _column(n, 0)
+        named = bytearray(n)
+        lists: set[int] = set()
+        sep_max = max(map(len, SEPARATORS))
         cursor = tree.walk()
+        down, right, up = cursor.goto_first_child, cursor.goto_next_sibling, cursor.goto_parent
+        ancestors: list[int] = []  # parents of the cursor's ancestors (the path's parent links)
+        push, pop = ancestors.append, ancestors.pop
+        i = 0  # the next free row
+        p = -1  # parent of the cursor's node
+        d = 0  # depth of the cursor's node
         while True:
             node = cursor.node
-            assert node is not None
-            i = len(start)
-            start.append(node.start_byte)
-            end.append(node.end_byte)
-            kind.append(node.kind_id)
-            named.append(node.is_named)
-            if node.is_error or node.is_missing:
-                errors += 1
-            d = len(stack)
-            depth.append(d)
-            parent.append(stack[-1] if stack else -1)
-            first_child.append(-1)
-            next_sibling.append(-1)
-            if d < len(prev_at_depth):
-                prev = prev_at_depth[d]
-                if prev != -1 and parent[prev] == parent[i]:
-                    next_sibling[prev] = i
-                prev_at_depth[d] = i
-                del prev_at_depth[d + 1 :]
-            else:
-                prev_at_depth.append(i)
-            if stack and first_child[stack[-1]] == -1:
-                first_child[stack[-1]] = i
-            if cursor.goto_first_child():
-                stack.append(i)
+            assert node is not None  # a cursor always stands on a node
+            s = start[i] = node.start_byte
+            e = end[i] = node.end_byte
+            kind[i] = node.kind_id
+            if node.is_named:
+                named[i] = 1
+            elif e - s <= sep_max and source[s:e] in SEPARATORS:
+                lists.add(p)
+            parent[i] = p
+            depth[i] = d
+            cur = i
+            i += 1
+            if down():
+                first_child[cur] = i  # in pre-order the first child comes right after
+                push(p)
+                p = cur
+                d += 1
                 continue
-            while not cursor.goto_next_sibling():
-                if not cursor.goto_parent():
-                    return cls._finish(
+            last[cur] = cur
+            while not right():
+                if not up():
+                    assert i == n, (i, n)
+                    lists.discard(-1)  # the root is in no list
+                    return cls(
                         source, start, end, kind, named, parent, first_child, next_sibling,
-                        depth, _kind_names(tree.language), errors,
+                        last, depth, _kind_names(tree.language), count_errors(tree),
+                        frozenset(lists),
                     )  # fmt: skip
-                stack.pop()
+                cur = p  # back on the parent, whose subtree ends with the last row filled
+                p = pop()
+                d -= 1
+                last[cur] = i - 1
+            next_sibling[cur] = i
 
     @classmethod
-    def from_spans(cls, source: bytes, spans: list[tuple[int, int]]) -> NodeTable:
+    def from_spans(cls, source: bytes, spans: Iterable[tuple[int, int]]) -> NodeTable:
         """A two-level table: a root spanning `source` with one child per (start, end) span."""
-        n = len(spans)
-        start = [0] + [s for s, _ in spans]
-        end = [len(source)] + [e for _, e in spans]
-        parent = [-1] + [0] * n
-        first_child = [1 if n else -1] + [-1] * n
-        next_sibling = [-1] + [i + 2 if i + 1 < n else -1 for i in range(n)]
-        return cls._finish(
-            source, start, end, [-1] * (n + 1), [True] * (n + 1), parent, first_child,
-            next_sibling, [0] + [1] * n, (), 0,
-        )  # fmt: skip
+        start = array("I", [0])
+        end = array("I", [len(source)])
+        for s, e in spans:
+            start.append(s)
+            end.append(e)
+        return cls._flat(source, start, end)
 
     @classmethod
     def from_lines(cls, source: bytes) -> NodeTable:
         """Each line (with its newline) is a child of the root."""
-        spans = [(m.start(), m.end()) for m in re.finditer(rb"[^\n]*\n|[^\n]+$", source)]
-        return cls.from_spans(source, spans)
+        return cls.from_spans(source, (m.span() for m in _LINE.finditer(source)))
 
     @classmethod
     def from_tokens(cls, source: bytes) -> NodeTable:
         """Each token (an identifier/number, a string, or one punctuation byte), with the
         whitespace that follows it, is a child of the root; the children cover all of `source`."""
-        spans = [(m.start(), m.end()) for m in _TOKEN.finditer(source) if m.end() > m.start()]
-        if spans and spans[0][0] > 0:  # leading whitespace belongs to the first token
-            spans[0] = (0, spans[0][1])
-        elif not spans and source:  # only whitespace: one token, so it can still be deleted
-            spans = [(0, len(source))]
-        return cls.from_spans(source, spans)
+        start = array("I", [0])
+        end = array("I", [len(source)])
+        for m in _TOKEN.finditer(source):
+            s, e = m.span()
+            if e > s:
+                start.append(s)
+                end.append(e)
+        if len(start) > 1:
+            start[1] = 0  # leading whitespace belongs to the first token
+        elif source:  # only whitespace: one token, so it can still be deleted
+            start.append(0)
+            end.append(len(source))
+        return cls._flat(source, start, end)
 
     @classmethod
-    def _finish(
-        cls,
-        source: bytes,
-        start: list[int],
-        end: list[int],
-        kind: list[int],
-        named: list[bool],
-        parent: list[int],
-        first_child: list[int],
-        next_sibling: list[int],
-        depth: list[int],
-        kind_names: tuple[str, ...],
-        errors: int,
-    ) -> NodeTable:
+    def _flat(cls, source: bytes, start: array[int], end: array[int]) -> NodeTable:
+        """The root (row 0) and its children (rows 1..n-1), whose spans are already filled."""
         n = len(start)
-        last = list(range(n))
-        for i in range(n - 1, 0, -1):  # children come after parents: propagate maxima upwards
-            p = parent[i]
-            if last[i] > last[p]:
-                last[p] = last[i]
+        if n > 1:
+            next_sibling = array("i", range(2, n + 1))
+            next_sibling[-1] = -1
+            next_sibling.insert(0, -1)
+        else:
+            next_sibling = _column(n, -1)
+        parent, depth = _column(n, 0), _column(n, 1)
+        parent[0], depth[0] = -1, 0
+        first_child = _column(n, -1)
+        last = array("i", range(n))
+        if n > 1:
+            first_child[0], last[0] = 1, n - 1
         return cls(
-            source, start, end, kind, named, parent, first_child, next_sibling, last, depth,
-            kind_names, errors,
+            source, start, end, _column(n, -1), bytearray(b"\x01") * n, parent, first_child,
+            next_sibling, last, depth, (), 0, frozenset(),
         )  # fmt: skip
 
+
+def _column(n: int, value: int, typecode: str = "i") -> array[int]:
+    """An array of `n` copies of `value` (no temporary list of n items)."""
+    return array(typecode, [value]) * n
+
+
+def count_errors(tree: tree_sitter.Tree) -> int:
+    """Number of ERROR nodes plus MISSING nodes in `tree` (0 for a clean parse).
+
+    Only subtrees flagged `has_error` are entered, so a clean tree costs one check and a large
+    tree with a few errors costs about the size of the paths down to them.
+    """
+    root = tree.root_node
+    if not root.has_error:
+        return 0
+    count = 0
+    cursor = root.walk()
+    while True:
+        node = cursor.node
+        assert node is not None  # a cursor always stands on a node
+        if node.is_error or node.is_missing:
+            count += 1
+        if node.has_error and cursor.goto_first_child():
+            continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return count
+
+
+_LINE = re.compile(rb"[^\n]*\n|[^\n]+$")
 
 _TOKEN = re.compile(
     rb"""(?:[A-Za-z0-9_]+|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|[^\sA-Za-z0-9_])\s*"""
