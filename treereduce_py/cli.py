@@ -42,7 +42,9 @@ EPILOG = (
     "An argument @@ (or @@.ext, keeping the suffix compilers need) becomes the path of a file "
     "holding the candidate; without one the candidate goes to the command's standard input. "
     "Each worker runs the command in its own temporary directory; no shell is used unless the "
-    "command is one.\n\nexit codes:\n"
+    "command is one. A command containing '/' (./check.sh) and arguments starting with ./ or ../ "
+    "that exist (python3 ./check.py @@) are made absolute, so they are found from there; no other "
+    "argument is rewritten (gcc -o prog @@.c writes each worker's own prog).\n\nexit codes:\n"
     + "\n".join(f"  {code:>3}  {text}" for code, text in EXIT_CODES.items())
 )
 
