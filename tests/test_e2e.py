@@ -415,6 +415,16 @@ class TestExitCodes:
         assert len(lines) == 2 and lines[0].startswith("usage: "), err
         assert lines[1].startswith("treereduce-py: error: ") and "'--'" in lines[1], err
 
+    @pytest.mark.parametrize("p0", ["1.5", "1", "0", "-0.1", "nan", "inf", "x"])
+    def test_cdd_p0_out_of_range(self, tmp_path: Path, small: Path, quiet: bool, p0: str) -> None:
+        proc = run_cli(self.args(quiet, small, "--cdd-p0", p0, "--", "true"), tmp_path)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, err
+        lines = err.rstrip("\n").splitlines()
+        assert len(lines) == 2 and lines[0].startswith("usage: "), err
+        assert lines[1].startswith("treereduce-py: error: argument --cdd-p0"), err
+        assert list(tmp_path.iterdir()) == [small]
+
     def test_original_not_interesting(self, tmp_path: Path, small: Path, quiet: bool) -> None:
         script = "import sys; print('first line', file=sys.stderr); " + (
             "print('the compiler said no', file=sys.stderr); sys.exit(7)"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
 import shlex
@@ -122,10 +123,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--cdd-p0",
-        type=float,
+        type=_probability,
         default=DEFAULT_P0,
         metavar="P",
-        help=f"CDD's initial probability (default {DEFAULT_P0})",
+        help=f"CDD's initial probability, strictly between 0 and 1 (default {DEFAULT_P0})",
     )
     p.add_argument(
         "--syntax",
@@ -474,6 +475,13 @@ def _positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and 0.0 < value < 1.0):  # cdd.CDD's rule for p0
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, not {text}")
     return value
 
 
