@@ -766,6 +766,16 @@ def test_explicit_output_and_force(tmp_path: Path) -> None:
     assert source.read_bytes() == text
 
 
+def test_help_says_signature_implies_same_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from treereduce_py import cli
+
+    monkeypatch.setenv("COLUMNS", "1000")  # no line breaks inside option names
+    text = " ".join(cli.build_parser().format_help().split())
+    described = re.search(r"--signature RE (.*?) --deterministic", text)
+    assert described is not None, text
+    assert "implies --same-crash" in described.group(1), described.group(1)
+
+
 def test_python_m_help(tmp_path: Path) -> None:
     proc = subprocess.run(
         [PYTHON, "-m", "treereduce_py", "--help"], capture_output=True, cwd=tmp_path, timeout=QUICK

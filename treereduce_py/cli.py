@@ -91,7 +91,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="interesting = same exit status and crash signature as the original (no script "
         "needed); the chosen signature is printed at the start",
     )
-    p.add_argument("--signature", metavar="RE", help="with --same-crash: the signature regex")
+    p.add_argument(
+        "--signature",
+        metavar="RE",
+        help="crash signature: a regex the output must match (with the original's exit "
+        "status) instead of the chosen crash line; implies --same-crash",
+    )
     p.add_argument(
         "--deterministic",
         action="store_true",
