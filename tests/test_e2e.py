@@ -11,6 +11,7 @@ Timeouts here only detect hangs; nothing asserts how fast a reduction is.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -18,7 +19,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -103,6 +104,7 @@ C_WARNING_RE = r"warning: division by zero"
 PY_LEDGER = b'''\
 """A small ledger that fails deep in a call chain when one account is missing."""
 
+import contextlib
 import json
 
 
@@ -210,6 +212,36 @@ def run_cli(
         capture_output=True,
         timeout=timeout,
     )
+
+
+def signal_cli(
+    args: Sequence[str | Path],
+    cwd: Path,
+    sig: signal.Signals,
+    ready: Callable[[], bool],
+    *,
+    within: float = QUICK,
+    env: dict[str, str] | None = None,
+) -> tuple[int, bytes, bytes]:
+    """Start the CLI in `cwd`, send it `sig` once `ready()` holds (failing the test if it exits
+    first or `ready` takes longer than `within` seconds); its exit code, stdout and stderr."""
+    proc = subprocess.Popen(
+        [str(CLI), *map(str, args)], cwd=cwd, stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + within
+        while not ready():
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "not ready for the signal in time"
+            time.sleep(0.05)
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=QUICK)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, stdout, stderr
 
 
 def succeeded(proc: subprocess.CompletedProcess[bytes]) -> None:
@@ -504,25 +536,13 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
     source.write_text(body + "needle = value_7\n")
     original = source.read_bytes()
     out = tmp_path / "slow.out.py"
-    args = [source, "-o", out, "-j", "2", "--", PYTHON, check, "@@", pids]
-    proc = subprocess.Popen(
-        [str(CLI), *map(str, args)], cwd=tmp_path, stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "TMPDIR": str(temp)},
+    args: list[str | Path] = [source, "-o", out, "-j", "2", "--", PYTHON, check, "@@", pids]
+    code, stdout, stderr = signal_cli(
+        args, tmp_path, sig, lambda: out.exists() and out.stat().st_size < len(original),
+        within=HANG, env={**os.environ, "TMPDIR": str(temp)},
     )  # fmt: skip
-    try:
-        deadline = time.monotonic() + HANG
-        while not (out.exists() and out.stat().st_size < len(original)):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "no improvement was written"
-            time.sleep(0.05)
-        proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=QUICK)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
     err = stderr.decode(errors="replace")
-    assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
+    assert code == 130, f"exit {code}:\n{err}"
     assert "Traceback" not in err, err
     assert "interrupted" in err and str(out) in err, err
     assert stdout == b""
@@ -551,24 +571,10 @@ def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals
     source = tmp_path / "prog.py"
     source.write_bytes(b"x = 1\n")
     out = tmp_path / "prog.out.py"
-    proc = subprocess.Popen(
-        [str(CLI), str(source), "-o", str(out), "--", PYTHON, str(check), "@@"], cwd=tmp_path,
-        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-    )  # fmt: skip
-    try:
-        deadline = time.monotonic() + QUICK
-        while not any(pids.iterdir()):
-            assert proc.poll() is None, proc.communicate()
-            assert time.monotonic() < deadline, "the test never started"
-            time.sleep(0.05)
-        proc.send_signal(sig)
-        _, stderr = proc.communicate(timeout=QUICK)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
+    args: list[str | Path] = [source, "-o", out, "--", PYTHON, check, "@@"]
+    code, _, stderr = signal_cli(args, tmp_path, sig, lambda: any(pids.iterdir()))
     err = stderr.decode(errors="replace")
-    assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
+    assert code == 130, f"exit {code}:\n{err}"
     assert "Traceback" not in err, err
     assert "interrupted" in err, err
     assert_all_gone(pids)
@@ -576,6 +582,37 @@ def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals
     if str(out) in err:
         assert out.read_bytes() == source.read_bytes(), err
     assert source.read_bytes() == b"x = 1\n"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_while_the_input_is_read(tmp_path: Path, sig: signal.Signals) -> None:
+    # A FIFO as INPUT: opening its write end succeeds once the CLI has opened it to read the
+    # input, so the signal arrives at start-up, before the input is even complete.
+    source = tmp_path / "prog.py"
+    os.mkfifo(source)
+    out = tmp_path / "prog.out.py"
+    writers: list[int] = []  # held open until the CLI is gone, so its read never sees the end
+
+    def opened_by_the_cli() -> bool:
+        with contextlib.suppress(OSError):  # ENXIO: no reader yet
+            writers.append(os.open(source, os.O_WRONLY | os.O_NONBLOCK))
+        return bool(writers)
+
+    try:
+        code, stdout, stderr = signal_cli(
+            [source, "-o", out, "--", "true"], tmp_path, sig, opened_by_the_cli
+        )
+    finally:
+        for fd in writers:
+            os.close(fd)
+    err = stderr.decode(errors="replace")
+    assert code == 130, f"exit {code}:\n{err}"
+    assert "Traceback" not in err, err
+    lines = err.rstrip("\n").splitlines()
+    assert len(lines) == 1 and "interrupted" in lines[0], err
+    assert "no result was written" in lines[0], err
+    assert stdout == b""
+    assert not out.exists()
 
 
 # ---------------------------------------------------------------------------------------------

@@ -157,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.monotonic()
+    _sigterm_as_interrupt()  # from the start, so an early SIGTERM also ends with exit 130
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if "--" in args_list:
@@ -188,6 +190,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         reporter(events.Failure(str(e), 2))
         reporter.close()
         return 2
+    except KeyboardInterrupt:
+        # Before _run's own handler is in place (reading the input, choosing the language and the
+        # output, setting up the oracle) or after it (cleaning up).
+        output = preview.output
+        if output is not None and output.exists():
+            where = f"the best result so far is in {output}"
+        else:
+            where = "no result was written"
+        elapsed = time.monotonic() - started
+        reporter(events.Failure(f"interrupted after {elapsed:.1f} s; {where}", 130))
+        reporter.close()
+        return 130
 
 
 def _run(
