@@ -11,6 +11,7 @@ Timeouts here only detect hangs; nothing asserts how fast a reduction is.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -110,6 +111,7 @@ C_WARNING_RE = r"warning: division by zero"
 PY_LEDGER = b'''\
 """A small ledger that fails deep in a call chain when one account is missing."""
 
+import contextlib
 import json
 
 
@@ -384,6 +386,16 @@ class TestExitCodes:
         assert len(lines) == 2 and lines[0].startswith("usage: "), err
         assert lines[1].startswith("treereduce-py: error: ") and "'--'" in lines[1], err
 
+    @pytest.mark.parametrize("p0", ["1.5", "1", "0", "-0.1", "nan", "inf", "x"])
+    def test_cdd_p0_out_of_range(self, tmp_path: Path, small: Path, quiet: bool, p0: str) -> None:
+        proc = run_cli(self.args(quiet, small, "--cdd-p0", p0, "--", "true"), tmp_path)
+        err = proc.stderr.decode()
+        assert proc.returncode == 2, err
+        lines = err.rstrip("\n").splitlines()
+        assert len(lines) == 2 and lines[0].startswith("usage: "), err
+        assert lines[1].startswith("treereduce-py: error: argument --cdd-p0"), err
+        assert list(tmp_path.iterdir()) == [small]
+
     def test_original_not_interesting(self, tmp_path: Path, small: Path, quiet: bool) -> None:
         script = "import sys; print('first line', file=sys.stderr); " + (
             "print('the compiler said no', file=sys.stderr); sys.exit(7)"
@@ -467,8 +479,9 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
         sig,
         waiting_for="an improvement to be written",
     )
+    code = proc.returncode
     err = stderr.decode(errors="replace")
-    assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
+    assert code == 130, f"exit {code}:\n{err}"
     assert "Traceback" not in err, err
     assert "interrupted" in err and str(out) in err, err
     assert stdout == b""
@@ -503,8 +516,9 @@ def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals
     _, stderr = signal_when(
         proc, lambda: any(pids.iterdir()), sig, within=QUICK, waiting_for="the test to start"
     )
+    code = proc.returncode
     err = stderr.decode(errors="replace")
-    assert proc.returncode == 130, f"exit {proc.returncode}:\n{err}"
+    assert code == 130, f"exit {code}:\n{err}"
     assert "Traceback" not in err, err
     assert "interrupted" in err, err
     assert_all_gone(pids)
@@ -512,6 +526,42 @@ def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals
     if str(out) in err:
         assert out.read_bytes() == source.read_bytes(), err
     assert source.read_bytes() == b"x = 1\n"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
+def test_signal_while_the_input_is_read(tmp_path: Path, sig: signal.Signals) -> None:
+    # A FIFO as INPUT: opening its write end succeeds once the CLI has opened it to read the
+    # input, so the signal arrives at start-up, before the input is even complete.
+    source = tmp_path / "prog.py"
+    os.mkfifo(source)
+    out = tmp_path / "prog.out.py"
+    writers: list[int] = []  # held open until the CLI is gone, so its read never sees the end
+
+    def opened_by_the_cli() -> bool:
+        with contextlib.suppress(OSError):  # ENXIO: no reader yet
+            writers.append(os.open(source, os.O_WRONLY | os.O_NONBLOCK))
+        return bool(writers)
+
+    proc = subprocess.Popen(
+        cli_args([source, "-o", out, "--", "true"]), cwd=tmp_path,
+        stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        stdout, stderr = signal_when(
+            proc, opened_by_the_cli, sig, within=QUICK, waiting_for="the CLI to open its input"
+        )
+        code = proc.returncode
+    finally:
+        for fd in writers:
+            os.close(fd)
+    err = stderr.decode(errors="replace")
+    assert code == 130, f"exit {code}:\n{err}"
+    assert "Traceback" not in err, err
+    lines = err.rstrip("\n").splitlines()
+    assert len(lines) == 1 and "interrupted" in lines[0], err
+    assert "no result was written" in lines[0], err
+    assert stdout == b""
+    assert not out.exists()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -700,6 +750,16 @@ def test_explicit_output_and_force(tmp_path: Path) -> None:
     assert out.read_bytes() == first
     assert sorted(p.name for p in out_dir.iterdir()) == ["result.txt"]
     assert source.read_bytes() == text
+
+
+def test_help_says_signature_implies_same_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from treereduce_py import cli
+
+    monkeypatch.setenv("COLUMNS", "1000")  # no line breaks inside option names
+    text = " ".join(cli.build_parser().format_help().split())
+    described = re.search(r"--signature RE (.*?) --deterministic", text)
+    assert described is not None, text
+    assert "implies --same-crash" in described.group(1), described.group(1)
 
 
 def test_python_m_help(tmp_path: Path) -> None:

@@ -434,6 +434,26 @@ def test_relative_argument_that_does_not_exist_stays(
     assert oracle.check(b"", capture=True).stdout == b"./no-such-file"
 
 
+def test_only_explicitly_relative_arguments_are_rewritten(
+    make_oracle: Callable[..., CommandOracle], project: Path
+) -> None:
+    # `gcc -o prog @@.c` with a ./prog in the user's directory must write the worker's own prog,
+    # and `grep -q needle @@` must keep its pattern although a file `needle` exists.
+    (project / "prog").write_text("the user's program\n")
+    (project / "needle").write_text("")
+    args = ["prog", "needle", "bin/check", "./prog", "../proj/needle", "./missing"]
+    oracle = make_oracle(sh('printf "%s\\n" "$@"', *args), start_dir=project)
+    printed = oracle.check(b"", capture=True).stdout.decode().splitlines()
+    assert printed == [
+        "prog",
+        "needle",
+        "bin/check",
+        str(project / "prog"),
+        str(project / "needle"),
+        "./missing",
+    ]
+
+
 def test_missing_commands_raise_start_error(
     make_oracle: Callable[..., CommandOracle], tmp_path: Path
 ) -> None:

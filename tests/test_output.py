@@ -99,6 +99,35 @@ def test_an_interrupt_during_the_write_keeps_the_old_content(
     assert os.listdir(tmp_path) == ["out.c"]
 
 
+def test_the_data_is_fsynced_before_the_rename_and_the_directory_after(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.c"
+    target.write_bytes(b"old content")
+    calls: list[tuple[str, int | None]] = []
+    real_fsync, real_replace = os.fsync, os.replace
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISDIR(os.fstat(fd).st_mode):
+            calls.append(("fsync dir", None))
+        else:
+            calls.append(("fsync file", os.fstat(fd).st_size))  # all of the data was written
+        real_fsync(fd)
+
+    def replace(src: str | os.PathLike[str], dst: str | os.PathLike[str]) -> None:
+        calls.append(("replace", None))
+        real_replace(src, dst)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setattr(os, "replace", replace)
+    write_atomic(target, b"new content")
+    assert target.read_bytes() == b"new content"
+    expected = [("fsync file", len(b"new content")), ("replace", None)]
+    if os.name == "posix":
+        expected.append(("fsync dir", None))
+    assert calls == expected
+
+
 def test_an_unwritable_place_raises_output_error_naming_the_path(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-dir" / "out.c"
     with pytest.raises(OutputError, match="no-such-dir"):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import math
 import os
 import re
 import shlex
@@ -43,7 +44,9 @@ EPILOG = (
     "An argument @@ (or @@.ext, keeping the suffix compilers need) becomes the path of a file "
     "holding the candidate; without one the candidate goes to the command's standard input. "
     "Each worker runs the command in its own temporary directory; no shell is used unless the "
-    "command is one.\n\nexit codes:\n"
+    "command is one. A command containing '/' (./check.sh) and arguments starting with ./ or ../ "
+    "that exist (python3 ./check.py @@) are made absolute, so they are found from there; no other "
+    "argument is rewritten (gcc -o prog @@.c writes each worker's own prog).\n\nexit codes:\n"
     + "\n".join(f"  {code:>3}  {text}" for code, text in EXIT_CODES.items())
 )
 
@@ -89,7 +92,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="interesting = same exit status and crash signature as the original (no script "
         "needed); the chosen signature is printed at the start",
     )
-    p.add_argument("--signature", metavar="RE", help="with --same-crash: the signature regex")
+    p.add_argument(
+        "--signature",
+        metavar="RE",
+        help="crash signature: a regex the output must match (with the original's exit "
+        "status) instead of the chosen crash line; implies --same-crash",
+    )
     p.add_argument(
         "--deterministic",
         action="store_true",
@@ -121,10 +129,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--cdd-p0",
-        type=float,
+        type=_probability,
         default=DEFAULT_P0,
         metavar="P",
-        help=f"CDD's initial probability (default {DEFAULT_P0})",
+        help=f"CDD's initial probability, strictly between 0 and 1 (default {DEFAULT_P0})",
     )
     p.add_argument(
         "--syntax",
@@ -150,6 +158,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    started = time.monotonic()
+    _sigterm_as_interrupt()  # from the start, so an early SIGTERM also ends with exit 130
     args_list = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     if "--" in args_list:
@@ -181,6 +191,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         reporter(events.Failure(str(e), 2))
         reporter.close()
         return 2
+    except KeyboardInterrupt:
+        # Before _run's own handler is in place (reading the input, choosing the language and the
+        # output, setting up the oracle) or after it (cleaning up).
+        output = preview.output
+        if output is not None and output.exists():
+            where = f"the best result so far is in {output}"
+        else:
+            where = "no result was written"
+        elapsed = time.monotonic() - started
+        reporter(events.Failure(f"interrupted after {elapsed:.1f} s; {where}", 130))
+        reporter.close()
+        return 130
 
 
 def _run(
@@ -442,6 +464,13 @@ def _positive_float(text: str) -> float:
     value = float(text)
     if not value > 0:
         raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _probability(text: str) -> float:
+    value = float(text)
+    if not (math.isfinite(value) and 0.0 < value < 1.0):  # cdd.CDD's rule for p0
+        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, not {text}")
     return value
 
 

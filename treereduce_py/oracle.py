@@ -21,8 +21,10 @@ How a command sees the candidate:
   present under its own name in the cwd, as C-Vise and C-Reduce scripts expect. With ``@@``, stdin
   is /dev/null.
 - argv[0] containing a ``/`` and other arguments starting with ``./`` or ``../`` that exist are
-  resolved against the directory the user started in, since the cwd is now the temp dir. A bare
-  command name is looked up on PATH. No shell is involved.
+  resolved against the directory the user started in, since the cwd is now the temp dir. Nothing
+  else is rewritten: ``gcc -o prog @@.c`` writes ``prog`` in the worker's directory even when the
+  user's directory has one, and ``check.py`` (no ``./``) is looked for in the worker's directory,
+  where it is not. A bare command name is looked up on PATH. No shell is involved.
 
 How a run is judged: the test runs in its own session (process group). Its stdout and stderr are
 read while it runs, and only when a criterion needs them or the caller asks (otherwise they go to
@@ -205,7 +207,8 @@ class CommandOracle:
     ) -> None:
         """Prepare to run `argv` (nothing is started yet).
 
-        `start_dir` (default: the cwd now) anchors relative command paths; `input_name` is the
+        `start_dir` (default: the cwd now) anchors a relative argv[0] with a ``/`` and arguments
+        starting with ``./`` or ``../`` that exist there (nothing else); `input_name` is the
         candidate's file name in the worker dir; `env` replaces the environment (None inherits
         it); `absolute_paths` makes @@ an absolute path; `kill_grace` is the time between SIGTERM
         and SIGKILL on timeout. Raises ValueError for an empty argv or an unusable input_name.
@@ -484,7 +487,7 @@ def _parse_argv(argv: Sequence[str], name: str, start_dir: str) -> list[_ArgSlot
             suffix = at.group("suffix")
             slots.append((prefix, name if suffix is None else Path(name).stem + suffix))
         elif _names_a_file(arg, start_dir):
-            # `python3 check.py @@` must find check.py although the test runs elsewhere.
+            # `python3 ./check.py @@` must find check.py although the test runs elsewhere.
             slots.append(os.path.normpath(os.path.join(start_dir, arg)))
         else:
             slots.append(arg)
@@ -492,8 +495,13 @@ def _parse_argv(argv: Sequence[str], name: str, start_dir: str) -> list[_ArgSlot
 
 
 def _names_a_file(arg: str, start_dir: str) -> bool:
-    """A relative path (not an option) to an existing file or directory under start_dir."""
-    if not arg or arg.startswith(("-", "@@")) or os.path.isabs(arg):
+    """An explicitly relative path (``./x``, ``../x``) to something that exists under start_dir.
+
+    Only these are rewritten: a bare word that happens to name a file in the user's directory (the
+    ``prog`` of ``gcc -o prog``, the pattern of ``grep foo``) is an output or plain data, and making
+    it absolute would have every worker share (and overwrite) the user's file.
+    """
+    if not arg.startswith(("./", "../")):
         return False
     return os.path.exists(os.path.join(start_dir, arg))
 

@@ -2,7 +2,9 @@
 
 The best result so far is always on disk, complete and interesting: each improvement is written
 to a temporary file in the output's directory and renamed over the output (`os.replace` is atomic
-on POSIX), so a reader, a crash or a Ctrl-C never sees half a file. Writes carry a sequence
+on POSIX), so a reader, a crash or a Ctrl-C never sees half a file. The temporary file is
+fsynced before the rename and the directory after it, so a power loss cannot leave an empty or
+truncated output either. Writes carry a sequence
 number, so a slow writer can never replace a newer best with an older one.
 """
 
@@ -45,6 +47,8 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(data)
+            f.flush()
+            os.fsync(f.fileno())  # the data is on disk before the name points to it
         if mode is not None:
             os.chmod(tmp, mode)
         os.replace(tmp, path)
@@ -53,6 +57,21 @@ def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:
         if isinstance(e, OSError):
             raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
         raise
+    _fsync_directory(directory)
+
+
+def _fsync_directory(directory: Path) -> None:
+    """Make a rename in `directory` durable, where the platform can: POSIX systems open a
+    directory for reading, Windows cannot (nothing to do there). Best effort: the rename itself
+    has happened, and some file systems refuse to fsync a directory (EINVAL)."""
+    if os.name != "posix":
+        return
+    with contextlib.suppress(OSError):
+        dir_fd = os.open(directory, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
 def _create_temp(directory: Path, name: str) -> tuple[int, Path]:
