@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -45,6 +45,15 @@ test: lint typecheck pytest
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/run.py
+	$(BIN)/python bench/scaling.py
+	$(BIN)/python bench/report.py
+
+# The parallel speed-up family alone (3 cases x jobs 1-16 x 2 modes), then the report.
+bench-parallel: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort
+	$(BIN)/python bench/scaling.py --only parallel
+	$(BIN)/python bench/report.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

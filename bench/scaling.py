@@ -1,8 +1,14 @@
 """Scaling benchmarks for treereduce-py: parallel speedup, input-size growth, candidate overhead.
 
-- Parallel speedup: the CLI reduces a generated Python module with a test that sleeps 0.2 s
-  before deciding, so wall time is dominated by tests and the ideal speedup of ``--jobs N`` is N.
-  Reported for jobs 1, 2, 4, 8, 16.
+- Parallel speed-up: the CLI reduces real cases from bench/cases (inputs of 100 KB or more, in
+  different languages) with each case's own test padded by a 0.5 s sleep standing for a slow
+  build, at ``--jobs`` 1, 2, 4, 8, 16, in the default mode and with ``--deterministic``, with the
+  same strategy everywhere.  Per run: wall time, tests, final size, worker utilization (busy
+  test-seconds / (jobs x wall)) and the engine's CPU share (its own CPU seconds / wall), read from
+  the last ``done`` event of ``--json``; the events are kept gzipped under results/parallel/.
+  Speed-up = wall(jobs 1) / wall(jobs N); report.py compares the medians over cases with the
+  targets.  Each case's test cost (wall and CPU on its original input) is recorded with it: on a
+  2-core machine a CPU-heavy test, not the engine, limits 16 jobs.
 - Input size: the same kind of generated module at 10 KB, 100 KB and 1 MB, reduced through the
   Python API with an in-process predicate that costs nothing, so the time measured is the engine's
   own.  Each size runs in a fresh process (``--one-size``) so its peak RSS is its own; CPU time is
@@ -18,11 +24,13 @@ Results go to bench/results/scaling.json; bench/report.py renders them.
 from __future__ import annotations
 
 import argparse
+import gzip
 import itertools
 import json
 import math
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import sysconfig
@@ -31,10 +39,19 @@ import time
 from pathlib import Path
 from typing import Any
 
+from prepare import Case, load_cases, prepare_case, run_test
+
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
+LOGS = RESULTS / "parallel"
 REPO = BENCH.parent
-SLEEP = 0.2
+PAD = 0.5  # seconds of sleep before each test: a slow build
+PARALLEL_CASES = "python-orders-exception,js-orders-exception,c-orders-abort"
+STRATEGY = ("--strategy", "priority", "--fast")  # the same at every --jobs and mode
+# Tests a jobs-1 run took with the engine of 2026-11 (for the time estimate only; measured on the
+# Python case, assumed for the others).
+EXPECTED_TESTS = {"python-orders-exception": 340, "js-orders-exception": 340, "c-orders-abort": 340}
+ASSUMED_SPEEDUP = 2  # the engine of 2026-11 sped up about this much at 4-16 jobs
 
 
 def generate_module(target_bytes: int, seed: int = 1) -> bytes:
@@ -71,70 +88,125 @@ def _treereduce() -> str:
     raise SystemExit("scaling: treereduce-py is not installed in this environment")
 
 
-def parallel(jobs_list: list[int], size: int, max_time: float) -> dict[str, Any]:
-    """Reduce the same module with the sleeping test at each --jobs; wall time and tests."""
-    points = []
-    with tempfile.TemporaryDirectory(prefix="bench-parallel-") as tmp:
-        src = Path(tmp) / "input.py"
-        src.write_bytes(generate_module(size))
-        test = Path(tmp) / "test.sh"
-        test.write_text(
-            f"#!/bin/sh\nsleep {SLEEP}\ngrep -q 'def target' \"$1\" && grep -q '6 \\* 7' \"$1\"\n"
-        )
-        test.chmod(0o755)
-        for jobs in jobs_list:
-            out = Path(tmp) / f"out-{jobs}.py"
-            report = Path(tmp) / f"report-{jobs}.jsonl"
-            argv = [
-                _treereduce(),
-                "-l",
-                "python",
-                "-j",
-                str(jobs),
-                "-o",
-                str(out),
-                "-f",
-                "--json",
-                "--max-time",
-                str(max_time),
-                str(src),
-                "--",
-                str(test),
-                "@@.py",
-            ]
-            start = time.monotonic()
-            with open(report, "wb") as err:
-                subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=err, check=False)
-            wall = time.monotonic() - start
-            tests = _tests_from_events(report)
-            points.append(
-                {
-                    "jobs": jobs,
-                    "wall_time": round(wall, 2),
-                    "tests": tests,
-                    "final_bytes": out.stat().st_size if out.exists() else -1,
-                }
-            )
-            print(f"scaling: parallel jobs={jobs}: {wall:.1f} s, {tests} tests", flush=True)
+def padded_test(case: Case, directory: Path) -> Path:
+    """A wrapper that sleeps PAD seconds (a slow build) and then runs the case's own test."""
+    script = directory / f"padded-{case.name}.sh"
+    script.write_text(f'#!/bin/sh\nsleep {PAD}\nexec "{case.test}" "$1"\n')
+    script.chmod(0o755)
+    return script
+
+
+def test_cost(case: Case, repeats: int = 3) -> dict[str, float]:
+    """Median wall and CPU seconds (children's user+system) of the case's test on its input."""
+    walls, cpus = [], []
+    for _ in range(repeats):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.monotonic()
+        run_test(case, case.input_path)
+        walls.append(time.monotonic() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpus.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return {
-        "description": f"a generated {size // 1000} KB Python module of small functions, "
-        "reduced to the one function the test looks for.",
-        "sleep": SLEEP,
-        "points": points,
+        "test_wall": round(statistics.median(walls), 3),
+        "test_cpu": round(statistics.median(cpus), 3),
     }
 
 
-def _tests_from_events(path: Path) -> int:
-    tests = 0
-    for line in path.read_text().splitlines():
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError:
-            continue
-        stats = event.get("stats") if isinstance(event, dict) else None
-        if isinstance(stats, dict):
-            tests = max(tests, int(stats.get("tests", 0)))
-    return tests
+def last_stats(events: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
+    """The stats and reason of the last ``done`` event (else the newest stats seen, 'no-done')."""
+    for event in reversed(events):
+        if event.get("event") == "done":
+            return event.get("stats", {}), str(event.get("reason"))
+    stats = [e["stats"] for e in events if isinstance(e.get("stats"), dict)]
+    return (max(stats, key=lambda s: s.get("elapsed", 0)) if stats else {}), "no-done"
+
+
+def reduce_once(case: Case, jobs: int, mode: str, max_time: float, tmp: Path) -> dict[str, Any]:
+    """One CLI reduction of the case with the padded test; its numbers and its gzipped events."""
+    out = tmp / f"out-{case.name}-{mode}-{jobs}{case.input_path.suffix}"
+    argv = [_treereduce(), "-l", case.lang, "-j", str(jobs), *STRATEGY, "-o", str(out), "-f"]
+    argv += ["--json", "--max-time", str(max_time)]
+    argv += ["--deterministic"] if mode == "deterministic" else []
+    argv += [str(case.input_path), "--", str(padded_test(case, tmp)), f"@@{case.input_path.suffix}"]
+    stamped = stamp()
+    start = time.monotonic()
+    proc = subprocess.run(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    wall = time.monotonic() - start
+    log = LOGS / f"{case.name}-{mode}-j{jobs}.jsonl.gz"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(gzip.compress(proc.stderr))
+    events = [json.loads(line) for line in proc.stderr.splitlines() if line.startswith(b"{")]
+    stats, reason = last_stats(events)
+    return {
+        "case": case.name,
+        "mode": mode,
+        "jobs": jobs,
+        "wall_time": round(wall, 2),
+        "tests": int(stats.get("tests", 0)),
+        "final_bytes": out.stat().st_size if out.exists() else -1,
+        "utilization": round(stats.get("test_seconds", 0.0) / (jobs * wall), 3),
+        "overhead_share": round(stats.get("cpu_seconds", 0.0) / wall, 3),
+        "test_seconds": round(stats.get("test_seconds", 0.0), 2),
+        "cpu_seconds": round(stats.get("cpu_seconds", 0.0), 2),
+        "reason": reason,
+        "exit_code": proc.returncode,
+        "still_interesting": out.exists() and run_test(case, out),
+        "log": str(log.relative_to(REPO)),
+        **stamped,
+    }
+
+
+def stamp() -> dict[str, str]:
+    """The git commit (``+dirty`` with uncommitted changes) and the UTC date of a run."""
+
+    def git(*args: str) -> str:
+        proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+        return proc.stdout.strip()
+
+    dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py") else ""
+    date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "date": date}
+
+
+def estimate(cases: list[Case], jobs: list[int], modes: list[str], costs: dict[str, Any]) -> str:
+    """Expected run time: jobs-1 wall = expected tests x (PAD + test wall), scaled per jobs."""
+    low = high = 0.0
+    for case in cases:
+        one = EXPECTED_TESTS.get(case.name, 340) * (PAD + costs[case.name]["test_wall"])
+        for j in jobs:
+            low += len(modes) * one / j
+            high += len(modes) * one / min(j, ASSUMED_SPEEDUP)
+    return (
+        f"scaling: {len(cases) * len(jobs) * len(modes)} runs; expected {high / 60:.0f} min "
+        f"with the current engine (speed-up capped at {ASSUMED_SPEEDUP}x), "
+        f"{low / 60:.0f} min at ideal speed-up"
+    )
+
+
+def parallel(args: argparse.Namespace, previous: dict[str, Any] | None) -> dict[str, Any]:
+    """Run the selected cases x jobs x modes; merge with the previous runs of other keys."""
+    cases = load_cases(args.cases.split(","))
+    jobs = [int(j) for j in args.jobs.split(",")]
+    modes = args.modes.split(",")
+    costs = {c.name: {**test_cost(c), "bytes": prepare_case(c).stat().st_size} for c in cases}
+    for case in cases:
+        print(f"scaling: {case.name}: {costs[case.name]}", flush=True)
+    print(estimate(cases, jobs, modes, costs), flush=True)
+    old = previous if previous and "runs" in previous else {"runs": [], "cases": {}}
+    runs = {(r["case"], r["mode"], r["jobs"]): r for r in old["runs"]}
+    with tempfile.TemporaryDirectory(prefix="bench-parallel-") as tmp:
+        for case, mode, j in itertools.product(cases, modes, jobs):
+            point = reduce_once(case, j, mode, args.max_time, Path(tmp))
+            runs[(case.name, mode, j)] = point
+            print(f"scaling: {case.name} {mode} jobs={j}: {point}", flush=True)
+    info = {c.name: {"language": c.language, **costs[c.name]} for c in cases}
+    return {
+        "pad": PAD,
+        "strategy": " ".join(STRATEGY),
+        "max_time": args.max_time,
+        "cases": {**old["cases"], **info},
+        "runs": sorted(runs.values(), key=lambda r: (r["case"], r["mode"], r["jobs"])),
+    }
 
 
 def one_size(size: int, max_time: float, source: Path | None) -> dict[str, Any]:
@@ -193,50 +265,72 @@ def growth_text(points: list[dict[str, Any]]) -> str:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the selected scaling benchmarks and merge them into bench/results/scaling.json."""
+def size_family(args: argparse.Namespace) -> dict[str, Any]:
+    """Engine CPU time, tests and peak RSS at each input size (one process per size)."""
+    points = []
+    for size in (int(s) for s in args.sizes.split(",")):
+        point = _in_subprocess(size, args.max_time)
+        print(f"scaling: size {size}: {point}", flush=True)
+        points.append(point)
+    return {
+        "description": "generated Python modules of small functions (one of which the "
+        "predicate keeps) at each size.",
+        "points": points,
+        "growth": growth_text(points),
+    }
+
+
+def overhead_family(args: argparse.Namespace) -> dict[str, Any]:
+    """Engine CPU per candidate on this machine's stdlib fractions.py."""
+    stdlib = Path(sysconfig.get_paths()["stdlib"]) / "fractions.py"
+    point = _in_subprocess(0, args.max_time, stdlib)
+    print(f"scaling: overhead: {point}", flush=True)
+    return {
+        "description": f"Python's stdlib fractions.py ({point['bytes']} bytes) reduced "
+        "in-process to a file that keeps `class Fraction` and `def __new__`, jobs 1.",
+        "tests": point["tests"],
+        "cpu_time": point["cpu_time"],
+        "wall_time": point["wall_time"],
+        "ms_per_candidate": 1000 * point["cpu_time"] / max(point["tests"], 1),
+    }
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """The command line: which families, cases, jobs and modes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=["parallel", "size", "overhead"], action="append")
-    parser.add_argument("--jobs", default="1,2,4,8,16")
+    parser.add_argument("--cases", default=PARALLEL_CASES, help="parallel: comma-separated")
+    parser.add_argument("--jobs", default="1,2,4,8,16", help="parallel: comma-separated")
+    parser.add_argument("--modes", default="default,deterministic", help="parallel")
+    parser.add_argument("--estimate", action="store_true", help="parallel: print the estimate")
     parser.add_argument("--sizes", default="10000,100000,1000000")
-    parser.add_argument("--max-time", type=float, default=120.0)
+    parser.add_argument("--max-time", type=float, default=600.0, help="seconds per run")
     parser.add_argument("--one-size", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--source", type=Path, help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the selected scaling benchmarks and merge them into bench/results/scaling.json."""
+    args = parse_args(argv)
     if args.one_size is not None:
         print(json.dumps(one_size(args.one_size, args.max_time, args.source)))
         return 0
-
+    if args.estimate:
+        cases = load_cases(args.cases.split(","))
+        costs = {c.name: test_cost(c) for c in cases if prepare_case(c)}
+        jobs = [int(j) for j in args.jobs.split(",")]
+        print(estimate(cases, jobs, args.modes.split(","), costs))
+        return 0
     todo = args.only or ["parallel", "size", "overhead"]
     path = RESULTS / "scaling.json"
     results: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
     if "parallel" in todo:
-        jobs = [int(j) for j in args.jobs.split(",")]
-        results["parallel"] = parallel(jobs, 3000, args.max_time)
+        results["parallel"] = parallel(args, results.get("parallel"))
     if "size" in todo:
-        points = []
-        for size in (int(s) for s in args.sizes.split(",")):
-            point = _in_subprocess(size, args.max_time)
-            print(f"scaling: size {size}: {point}", flush=True)
-            points.append(point)
-        results["size"] = {
-            "description": "generated Python modules of small functions (one of which the "
-            "predicate keeps) at each size.",
-            "points": points,
-            "growth": growth_text(points),
-        }
+        results["size"] = size_family(args)
     if "overhead" in todo:
-        stdlib = Path(sysconfig.get_paths()["stdlib"]) / "fractions.py"
-        point = _in_subprocess(0, args.max_time, stdlib)
-        print(f"scaling: overhead: {point}", flush=True)
-        results["overhead"] = {
-            "description": f"Python's stdlib fractions.py ({point['bytes']} bytes) reduced "
-            "in-process to a file that keeps `class Fraction` and `def __new__`, jobs 1.",
-            "tests": point["tests"],
-            "cpu_time": point["cpu_time"],
-            "wall_time": point["wall_time"],
-            "ms_per_candidate": 1000 * point["cpu_time"] / max(point["tests"], 1),
-        }
+        results["overhead"] = overhead_family(args)
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=1) + "\n")
     return 0
