@@ -9,8 +9,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py import FlakyTest, NotInteresting, events, reduce
+from treereduce_py import BadOptions, FlakyTest, NotInteresting, ReduceOptions, events, reduce
 from treereduce_py.languages import new_parser
+from treereduce_py.oracle import CommandOracle
 from treereduce_py.strategies import STRATEGIES
 from treereduce_py.syntax import count_errors
 
@@ -203,3 +204,39 @@ def test_list_algorithm_can_be_chosen_for_comparison(algorithm: str) -> None:
     )
     assert pred(result.reduced)
     assert len(result.reduced.split()) <= 6
+
+
+def test_the_budget_ending_during_format_keeps_the_result() -> None:
+    # Regression: the max-time timer fired during --format, cancelled the oracle, and the final
+    # re-test came back cancelled: a false FlakyTest.
+    src = b"a = 1\nb = 2\nraise ValueError\n"
+    result = reduce(
+        src,
+        language="python",
+        test=lambda c: b"ValueError" in c,
+        jobs=1,
+        max_time=1.0,
+        format_command=["sh", "-c", "sleep 2; cat"],
+    )
+    assert result.reason == "max-time"
+    assert b"ValueError" in result.reduced
+
+
+def test_a_hanging_original_times_out_within_the_budget(tmp_path: Path) -> None:
+    oracle = CommandOracle(["sleep", "60"])
+    with pytest.raises(NotInteresting, match="timed out"):
+        reduce(b"x = 1\n", language="python", test=oracle, max_time=1.0)
+
+
+def test_a_list_algorithm_for_a_strategy_without_lists_is_refused() -> None:
+    with pytest.raises(BadOptions, match="reduces no lists"):
+        reduce(b"x = 1\n", language="python", test=lambda c: True, strategy="hierarchical", polish=False,
+               list_algorithm="ddmin")  # fmt: skip
+
+
+def test_options_can_be_given_as_one_value() -> None:
+    opts = ReduceOptions(jobs=1, polish=False, strategy="hdd")
+    result = reduce(PROGRAM, language="python", test=Recorder((b"boom",)), options=opts)
+    assert b"boom" in result.reduced
+    with pytest.raises(TypeError):
+        reduce(PROGRAM, language="python", test=lambda c: True, no_such_option=1)

@@ -1,8 +1,25 @@
 """treereduce-py: a fast, parallel, syntax-aware test-case reducer for any language tree-sitter
 can parse. The library entry point is `reduce`; the command line is `treereduce-py`."""
 
-from treereduce_py.api import FlakyTest, NotInteresting, ReduceError, Result, reduce
+from treereduce_py.api import (
+    BadOptions,
+    FlakyTest,
+    NotInteresting,
+    ReduceError,
+    ReduceOptions,
+    Result,
+    reduce,
+)
 
 __version__ = "0.1.0"
 
-__all__ = ["FlakyTest", "NotInteresting", "ReduceError", "Result", "__version__", "reduce"]
+__all__ = [
+    "BadOptions",
+    "FlakyTest",
+    "NotInteresting",
+    "ReduceError",
+    "ReduceOptions",
+    "Result",
+    "__version__",
+    "reduce",
+]
