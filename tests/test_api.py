@@ -230,8 +230,14 @@ def test_a_hanging_original_times_out_within_the_budget(tmp_path: Path) -> None:
 
 def test_a_list_algorithm_for_a_strategy_without_lists_is_refused() -> None:
     with pytest.raises(BadOptions, match="reduces no lists"):
-        reduce(b"x = 1\n", language="python", test=lambda c: True, strategy="hierarchical", polish=False,
-               list_algorithm="ddmin")  # fmt: skip
+        reduce(
+            b"x = 1\n",
+            language="python",
+            test=lambda c: True,
+            strategy="hierarchical",
+            polish=False,
+            list_algorithm="ddmin",
+        )
 
 
 def test_options_can_be_given_as_one_value() -> None:

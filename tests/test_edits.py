@@ -74,7 +74,6 @@ def edit_sets(draw: st.DrawFn) -> tuple[NodeTable, Edits]:
         text = draw(st.sampled_from([b"", b"", b"0", b"{}", b"xyz"]))
         nxt = edits.with_edit(table, node, text)
         if nxt is not None:
-            assert nxt.version == edits.version + 1
             edits = nxt
     return table, edits
 
@@ -172,7 +171,7 @@ def test_with_edits_keeps_the_outer_of_nested_new_nodes_in_any_order() -> None:
         both = Edits().with_edits(table, batch)
         assert both is not None
         assert dict(both.replacements) == {outer: b""}
-        assert both.order == (outer,) and both.version == 1
+        assert both.order == (outer,)
 
 
 def test_with_edits_refuses_a_batch_touching_an_edited_subtree() -> None:
@@ -209,7 +208,6 @@ def test_with_edits_matches_a_model_of_batches(
     assert result is not None
     assert dict(result.replacements) == expected
     assert_invariant(table, result)
-    assert result.version == edits.version + 1
     assert render(table, result) == splice(table, result)
 
 
@@ -229,7 +227,6 @@ def test_edits_are_values() -> None:
     two = one.with_edit(table, len(table) - 1, b"")
     assert two is not None
     assert len(base) == 0 and len(one) == 1 and len(two) == 2
-    assert (base.version, one.version, two.version) == (0, 1, 2)
     assert render(table, one) == splice(table, one)
 
 

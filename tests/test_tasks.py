@@ -282,7 +282,6 @@ def test_rebased_tasks_apply_exactly_when_their_nodes_are_live(
         touched = [task.node]
     if out is None:
         return
-    assert out.version == edits.version + 1
     for n in touched:  # the touched nodes are now edited
         assert not out.is_live(table, n)
     after = render(table, out)

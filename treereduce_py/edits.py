@@ -6,8 +6,8 @@ node already inside an edited subtree is refused. With that invariant, rendering
 over the sorted edited nodes, and "is this node still there" is one bisection.
 
 Values are never mutated: a worker builds its candidate with `with_edit`, which returns a new
-`Edits` sharing nothing mutable with the global one, so the engine can compare versions and
-commit optimistically.
+`Edits` sharing nothing mutable with the global one, so the engine can snapshot the global state
+and commit optimistically (a snapshot is current while it is the same object).
 """
 
 from __future__ import annotations
@@ -21,10 +21,9 @@ from treereduce_py.syntax import NodeTable
 
 @dataclass(frozen=True)
 class Edits:
-    """Node index -> replacement bytes, on disjoint subtrees, with a version number."""
+    """Node index -> replacement bytes, on disjoint subtrees."""
 
     replacements: Mapping[int, bytes] = field(default_factory=dict)
-    version: int = 0
     # Sorted edited node indices (pre-order), kept in step with `replacements`.
     order: tuple[int, ...] = ()
 
@@ -43,10 +42,10 @@ class Edits:
         return self.covering(table, i) is None
 
     def with_edits(self, table: NodeTable, new: Iterable[tuple[int, bytes]]) -> Edits | None:
-        """These edits plus `new` (node, replacement) pairs, with the version bumped.
+        """These edits plus `new` (node, replacement) pairs, as a new value.
 
         Returns None when some new node lies inside an already edited subtree: that task no
-        longer applies to this version. Existing edits inside a newly edited node are dropped, and
+        longer applies to these edits. Existing edits inside a newly edited node are dropped, and
         so is a new node inside another new node. Linear in the edits plus m log m in the new ones,
         so a chunk of thousands of lines costs no more than rendering it.
         """
@@ -73,7 +72,7 @@ class Edits:
             repl[i] = text
             pos = hi
         merged.extend(order[pos:])
-        return Edits(repl, self.version + 1, tuple(merged))
+        return Edits(repl, tuple(merged))
 
     def with_edit(self, table: NodeTable, i: int, text: bytes) -> Edits | None:
         return self.with_edits(table, [(i, text)])
