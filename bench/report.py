@@ -278,29 +278,39 @@ def parallel_section(par: dict[str, Any]) -> list[str]:
         ]
     runs: list[Run] = par["runs"]
     commits = sorted({f"{r['commit']} ({r['date'][:10]})" for r in runs})
+    modes = " and ".join(f"`{m}`" for m in sorted({r["mode"] for r in runs}))
     out = [
         "### Parallel speed-up",
         "",
         f"Each case's own test, padded by a {par['pad']} s sleep (a slow build), reduced by "
-        f"`treereduce-py {par['strategy']}` at each `--jobs`, in the default mode and with "
-        f"`--deterministic`, at most {par['max_time']:g} s per run. Speed-up = wall time at "
+        f"`treereduce-py {par['strategy']}` at each `--jobs`, in mode {modes} (the modes "
+        f"stored), at most {par['max_time']:g} s per run. Speed-up = wall time at "
         "jobs 1 / wall time at jobs N; utilization = busy test-seconds / (jobs × wall); engine "
         "share = the reducer's own CPU seconds / wall. Engine commits: "
         f"{', '.join(commits)}. Re-run: `python bench/scaling.py --only parallel`.",
         "",
     ]
     out += _table(
-        ["case", "language", "input bytes", "test wall s", "test CPU s"],
+        ["case", "language", "input bytes", "test wall s", "test CPU s", "cores busy at 16 jobs"],
         [
-            [n, c["language"], str(c["bytes"]), f"{c['test_wall']:.2f}", f"{c['test_cpu']:.2f}"]
+            [
+                n,
+                c["language"],
+                str(c["bytes"]),
+                f"{c['test_wall']:.2f}",
+                f"{c['test_cpu']:.2f}",
+                f"{16 * c['test_cpu'] / (par['pad'] + c['test_wall']):.1f}",
+            ]
             for n, c in sorted(par["cases"].items())
         ],
     )
     out += [
         "",
         "Test wall and CPU: the case's own test on its original input, without the "
-        "padding; with 2 cores, a test CPU cost near 2 × (pad + test) / jobs makes the cores, "
-        "not the engine, the limit.",
+        "padding. Cores busy at 16 jobs = 16 × test CPU / (pad + test wall): the cores the "
+        "tests alone keep busy at 16 jobs on the original input (candidates are smaller, so "
+        "less later on). On this 2-core machine, where that passes 2, the cores, not the "
+        "engine, limit the speed-up.",
         "",
     ]
     for mode in sorted({r["mode"] for r in runs}):
