@@ -226,7 +226,6 @@ def _run(
     input_name = input_path.name if input_path is not None else f"input{_suffix_for(lang)}"
     preview.output, preview.source = output, source
     last = _LastStats(reporter, show_signature=not (args.json or args.quiet))
-    _sigterm_as_interrupt()
     started = time.monotonic()
     report = _Report(args, command, lang, len(source), output)
     code = 1

@@ -74,7 +74,6 @@ class Engine:
         self.emit = emit
         self.stats = stats
         self.progress_interval = progress_interval
-        self.speculate = True
 
     def run_pass(self, table: NodeTable, planner: Planner, deterministic: bool = False) -> bool:
         """Run one pass to exhaustion; True if it improved the best.
@@ -157,7 +156,7 @@ class _Pass:
         candidate = render(self.table, edits)
         if len(candidate) >= len(base.text):
             return self.settle([task], False)
-        if self.engine.speculate and len(self.heap) < self.engine.jobs:
+        if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
         if not self.judge(candidate, worker):
             return self.settle([task], False)
@@ -182,24 +181,29 @@ class _Pass:
                 edits = more
                 applied.append(task)
         self.settle(moot, True)
-        candidate = render(self.table, edits)
-        if not applied:
-            pass
-        elif len(candidate) < len(base.text) and self.judge(candidate, worker):
-            self.settle(applied, self.commit(base, edits, candidate, merging=True))
-        elif len(applied) == 1 or self.judge.stop_reason is not None:
-            self.settle(applied, False)
-        else:  # GreeDDy's fallback: the first half next, the second half after it
-            half = len(applied) // 2
-            with self.lock:
-                self.pending[:0] = applied[half:]
-                self.heap.push(_Merge(tuple(applied[:half])), MERGE_PRIORITY, -1)
-            return
+        if applied and not self.verify(base, edits, applied, worker):
+            return  # its halves are queued: the merge goes on
         with self.lock:
             if self.pending:
                 self.heap.push(_Merge(), MERGE_PRIORITY, -1)
             else:
                 self.merging = False
+
+    def verify(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
+        """Test the union of `applied` on `base` and settle them; False when it failed and its
+        halves were queued instead (GreeDDy's fallback: the first half next, then the second)."""
+        candidate = render(self.table, edits)
+        if len(candidate) < len(base.text) and self.judge(candidate, worker):
+            self.settle(applied, self.commit(base, edits, candidate, merging=True))
+        elif len(applied) == 1 or self.judge.stop_reason is not None:
+            self.settle(applied, False)
+        else:
+            half = len(applied) // 2
+            with self.lock:
+                self.pending[:0] = applied[half:]
+                self.heap.push(_Merge(tuple(applied[:half])), MERGE_PRIORITY, -1)
+            return False
+        return True
 
     def propose(self, tasks: Sequence[Task]) -> None:
         """Successes that cannot commit now wait for the next merge (queued if none is)."""

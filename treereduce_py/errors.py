@@ -20,6 +20,13 @@ class NotInteresting(ReduceError):
         super().__init__(message)
         self.verdict = verdict
 
+    @classmethod
+    def timed_out(cls, verdict: Verdict, limit: float | None) -> NotInteresting:
+        """The original ran past `limit` seconds: say so, and how to allow more."""
+        return cls(
+            verdict, f"the original input timed out after {limit} s (give a larger --timeout)"
+        )
+
 
 class FlakyTest(ReduceError):
     """The final result, which passed the test before, failed it on the re-test."""

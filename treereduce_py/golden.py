@@ -29,7 +29,7 @@ def golden_run(
     """
     golden = oracle.check(source, 0, capture=True)
     if golden.timed_out:
-        raise NotInteresting(golden, f"the original input timed out after {oracle.timeout} s")
+        raise NotInteresting.timed_out(golden, oracle.timeout)
     stem = Path(oracle.input_name).stem
     names = [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
     if regex is not None:

@@ -168,7 +168,7 @@ class Session:
             first = oracle.check(self.source, 0, capture=True)
             self.counters.tests += 1
             if first.timed_out:
-                raise NotInteresting(first, self.timed_out_message(command))
+                raise NotInteresting.timed_out(first, command.timeout if command else None)
             if not first.interesting:
                 raise NotInteresting(first)
             seconds = first.seconds
@@ -192,11 +192,6 @@ class Session:
                 elapsed=self.elapsed(),
             )
         )
-
-    @staticmethod
-    def timed_out_message(command: CommandOracle | None) -> str:
-        limit = command.timeout if command is not None else None
-        return f"the original input timed out after {limit} s (give a larger --timeout)"
 
     def warn_if_unparsable(self) -> None:
         errors = self.judge.parse_errors(self.source)
