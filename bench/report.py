@@ -10,6 +10,7 @@ as a reduction: a run whose final file fails the test is shown but kept out of t
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import statistics
@@ -266,7 +267,11 @@ def run_rows(runs: list[Run]) -> list[list[str]]:
     ]
 
 
-def parallel_section(par: dict[str, Any]) -> list[str]:
+class MixedCommits(Exception):
+    """Stored parallel runs come from more than one commit (render them with --allow-mixed)."""
+
+
+def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
     """Markdown for the per-case parallel speed-up benchmark."""
     if "runs" not in par:
         return [
@@ -278,6 +283,8 @@ def parallel_section(par: dict[str, Any]) -> list[str]:
         ]
     runs: list[Run] = par["runs"]
     commits = sorted({f"{r['commit']} ({r['date'][:10]})" for r in runs})
+    if len({r["commit"] for r in runs}) > 1 and not allow_mixed:
+        raise MixedCommits(", ".join(commits))
     modes = " and ".join(f"`{m}`" for m in sorted({r["mode"] for r in runs}))
     out = [
         "### Parallel speed-up",
@@ -290,6 +297,12 @@ def parallel_section(par: dict[str, Any]) -> list[str]:
         f"{', '.join(commits)}. Re-run: `python bench/scaling.py --only parallel`.",
         "",
     ]
+    if len({r["commit"] for r in runs}) > 1:
+        out += [
+            f"**These runs come from {len(commits)} commits, not one run of one commit** "
+            "(rendered with `--allow-mixed`; see the commit column).",
+            "",
+        ]
     out += _table(
         ["case", "language", "input bytes", "test wall s", "test CPU s", "cores busy at 16 jobs"],
         [
@@ -373,12 +386,12 @@ def plot_parallel(par: dict[str, Any]) -> None:
     plt.close(fig)
 
 
-def scaling_section(scaling: dict[str, Any]) -> list[str]:
+def scaling_section(scaling: dict[str, Any], allow_mixed: bool = False) -> list[str]:
     """Markdown for bench/scaling.py's results (and its plots), if it has run."""
     out = ["## Scaling", ""]
     par = scaling.get("parallel")
     if par:
-        out += parallel_section(par)
+        out += parallel_section(par, allow_mixed)
     size = scaling.get("size")
     if size:
         out += [
@@ -438,7 +451,12 @@ def _limits(runs: list[Run]) -> str:
     )
 
 
-def render(runs: list[Run], meta: dict[str, Any], scaling: dict[str, Any] | None) -> str:
+def render(
+    runs: list[Run],
+    meta: dict[str, Any],
+    scaling: dict[str, Any] | None,
+    allow_mixed: bool = False,
+) -> str:
     """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect."""
     IMG.mkdir(parents=True, exist_ok=True)
     cases: dict[str, Case] = {c.name: c for c in load_cases()}
@@ -571,12 +589,19 @@ def render(runs: list[Run], meta: dict[str, Any], scaling: dict[str, Any] | None
         plot_case(name, case_runs, img)
         lines += ["", f"![{name}: size over time](img/{img.name})", ""]
     if scaling:
-        lines += scaling_section(scaling)
+        lines += scaling_section(scaling, allow_mixed)
     return "\n".join(lines) + "\n"
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
     """Read bench/results/ and write docs/benchmarks.md and docs/img/bench-*.png."""
+    parser = argparse.ArgumentParser(description="Render docs/benchmarks.md from bench/results.")
+    parser.add_argument(
+        "--allow-mixed",
+        action="store_true",
+        help="render parallel runs from several commits (the page says so)",
+    )
+    args = parser.parse_args(argv)
     runs_path = RESULTS / "runs.json"
     if not runs_path.exists():
         print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
@@ -589,7 +614,13 @@ def main() -> int:
     if scaling:
         plot_scaling(scaling)
     DOCS.mkdir(exist_ok=True)
-    (DOCS / "benchmarks.md").write_text(render(runs, meta, scaling))
+    try:
+        text = render(runs, meta, scaling, args.allow_mixed)
+    except MixedCommits as e:
+        print(f"report: the parallel runs mix commits ({e}); re-run them at one commit, "
+              "or render with --allow-mixed", file=sys.stderr)  # fmt: skip
+        return 1
+    (DOCS / "benchmarks.md").write_text(text)
     print(f"report: wrote {DOCS / 'benchmarks.md'}")
     return 0
 
