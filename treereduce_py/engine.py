@@ -158,7 +158,7 @@ class _Pass:
             return self.settle([task], False)
         if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
-        if not self.judge(candidate, worker):
+        if not self.judge(candidate, worker, edits):
             return self.settle([task], False)
         if self.commit(base, edits, candidate):
             return self.settle([task], True)
@@ -193,7 +193,7 @@ class _Pass:
         """Test the union of `applied` on `base` and settle them; False when it failed and its
         halves were queued instead (GreeDDy's fallback: the first half next, then the second)."""
         candidate = render(self.table, edits)
-        if len(candidate) < len(base.text) and self.judge(candidate, worker):
+        if len(candidate) < len(base.text) and self.judge(candidate, worker, edits):
             self.settle(applied, self.commit(base, edits, candidate, merging=True))
         elif len(applied) == 1 or self.judge.stop_reason is not None:
             self.settle(applied, False)
@@ -252,7 +252,7 @@ class _Pass:
             base = self.state
             cands = [self.candidate(base, task) for _, task in batch]
             futures = [
-                pool.submit(self.judge, c[1], w) if c is not None else None
+                pool.submit(self.judge, c[1], w, c[0]) if c is not None else None
                 for w, c in enumerate(cands)
             ]
             answers = [f.result() if f is not None else False for f in futures]

@@ -1,11 +1,17 @@
-"""The judge: is this candidate interesting? Cache first, then the syntax check, then the test.
+"""The judge: is this candidate interesting? Cache first, then the syntax check and the test.
 
 The counterpart of treereduce's check.rs. A candidate seen before is answered from the cache; one
-with more parse errors than the current best is rejected without a test; anything else goes to
-the oracle, unless a budget (tests or time) has run out, which stops the run. A test cancelled
+with more parse errors than the current best is rejected; anything else is interesting when the
+oracle says so, unless a budget (tests or time) has run out, which stops the run. A test cancelled
 by a stop says nothing about its candidate: it is answered "not interesting" and not cached.
 The judge only ever answers True when the oracle said so, directly or through the cache: that
 is what makes every committed candidate interesting.
+
+A candidate must pass both the syntax check and the test, so their order changes the cost, never
+the answer. `Order` picks it from what it has measured: checking first costs C + (1 - r) T a
+candidate, testing first T + i C (C, T: recent seconds per check and per test; r: the share the
+check rejects; i: the share the test finds interesting), so a slow test is guarded by the check
+and a fast test on a huge file goes first, the check then running only on the interesting few.
 """
 
 from __future__ import annotations
@@ -15,9 +21,9 @@ import time
 from dataclasses import dataclass
 
 from treereduce_py.cache import Cache, digest
-from treereduce_py.languages import new_parser
+from treereduce_py.check import SyntaxCheck
+from treereduce_py.edits import Edits
 from treereduce_py.oracle import Oracle
-from treereduce_py.syntax import count_errors
 
 
 class Stopped(Exception):
@@ -38,6 +44,48 @@ class Counters:
     commit_retries: int = 0
     timeouts: int = 0
     test_seconds: float = 0.0
+
+
+class Order:
+    """Check first or test first: the cheaper order by the running measurements (see above).
+
+    Estimates are exponential moving averages; one decision in `EXPLORE` checks first regardless,
+    so the share the check rejects stays measured when testing first has been winning.
+    """
+
+    EXPLORE = 8
+    WEIGHT = 0.2  # of the newest sample in a moving average
+
+    def __init__(self) -> None:
+        self.check_seconds: float | None = None  # no measurement yet: check first
+        self.test_seconds: float | None = None
+        self.rejected = 0.5  # r, among candidates checked first
+        self.interesting = 0.2  # i, among candidates tested
+        self._decisions = 0
+        self._lock = threading.Lock()
+
+    def check_first(self) -> bool:
+        with self._lock:
+            self._decisions += 1
+            c, t = self.check_seconds, self.test_seconds
+            if self._decisions % self.EXPLORE == 0 or c is None or t is None:
+                return True
+            return c * (1.0 - self.interesting) < self.rejected * t
+
+    def checked(self, seconds: float, rejected: bool | None) -> None:
+        """A check took `seconds`; `rejected` is None when it ran after the test (biased)."""
+        with self._lock:
+            self.check_seconds = self._mix(self.check_seconds, seconds)
+            if rejected is not None:
+                self.rejected += self.WEIGHT * (rejected - self.rejected)
+
+    def tested(self, seconds: float, interesting: bool) -> None:
+        with self._lock:
+            self.test_seconds = self._mix(self.test_seconds, seconds)
+            self.interesting += self.WEIGHT * (interesting - self.interesting)
+
+    def _mix(self, average: float | None, sample: float) -> float:
+        return sample if average is None else average + self.WEIGHT * (sample - average)
 
 
 @dataclass(frozen=True)
@@ -65,30 +113,45 @@ class Judge:
         self.counters = counters
         self.cache = Cache()
         self.max_errors = 0
+        self.check = SyntaxCheck(language)  # replaced by each pass's incremental check
+        self.order = Order()
         self.lock = threading.Lock()
         self.stop_reason: str | None = None
-        self._local = threading.local()
         # Seconds each worker's running test started at (monotonic), for the UI.
         self.running: dict[int, float] = {}
         self._starting = 0  # tests allowed to start whose answer is not in yet
 
-    def parse_errors(self, text: bytes) -> int:
-        """ERROR and MISSING nodes in a parse of `text` (a parser per thread)."""
-        parser = getattr(self._local, "parser", None)
-        if parser is None:
-            parser = self._local.parser = new_parser(self.language)
-        return count_errors(parser.parse(text))
-
-    def __call__(self, candidate: bytes, worker: int) -> bool:
+    def __call__(self, candidate: bytes, worker: int, edits: Edits | None = None) -> bool:
+        """Is `candidate` interesting? `edits` say how it differs from the pass's text (for the
+        incremental check; without them the check parses the whole candidate)."""
         key = digest(candidate)
         known = self.cache.get(key)
         if known is not None:
             return known
-        if self.syntax_strict and self.parse_errors(candidate) > self.max_errors:
+        if not self.syntax_strict:
+            return self._test(key, candidate, worker)
+        if self.order.check_first():
+            if not self._syntax_ok(key, candidate, edits, first=True):
+                return False
+            return self._test(key, candidate, worker)
+        return self._test(key, candidate, worker, cache=False) and self._syntax_ok(
+            key, candidate, edits, first=False
+        )
+
+    def _syntax_ok(self, key: bytes, candidate: bytes, edits: Edits | None, first: bool) -> bool:
+        """No more parse errors than the best; a rejection is counted and cached."""
+        began = time.perf_counter()
+        ok = self.check.errors(candidate, edits) <= self.max_errors
+        self.order.checked(time.perf_counter() - began, (not ok) if first else None)
+        if not ok:
             with self.lock:
                 self.counters.syntax_rejections += 1
-            self.cache.put(key, len(candidate), False)
-            return False
+        if not ok or not first:
+            self.cache.put(key, len(candidate), ok)
+        return ok
+
+    def _test(self, key: bytes, candidate: bytes, worker: int, cache: bool = True) -> bool:
+        """Run the oracle (budgets permitting); cache the answer unless told not to."""
         if not self._may_test():
             return False
         self.running[worker] = time.monotonic()
@@ -104,7 +167,9 @@ class Judge:
             self.counters.test_seconds += verdict.seconds
         if self.stop_reason is not None:
             return False  # a cancelled test says nothing about the candidate
-        self.cache.put(key, len(candidate), verdict.interesting)
+        self.order.tested(verdict.seconds, verdict.interesting)
+        if cache or not verdict.interesting:
+            self.cache.put(key, len(candidate), verdict.interesting)
         return verdict.interesting
 
     def _may_test(self) -> bool:

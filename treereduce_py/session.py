@@ -22,6 +22,7 @@ from pathlib import Path
 import tree_sitter
 
 from treereduce_py import events, languages
+from treereduce_py.check import SyntaxCheck
 from treereduce_py.engine import Engine
 from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting
 from treereduce_py.golden import golden_run
@@ -30,7 +31,7 @@ from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.output import BestSoFar
 from treereduce_py.strategies import POLISH_STAGES, RENAME_STAGE, STRATEGIES, Stage, SyntaxFacts
-from treereduce_py.syntax import NodeTable
+from treereduce_py.syntax import NodeTable, count_errors
 from treereduce_py.tidy import TIDIERS
 
 
@@ -72,6 +73,7 @@ class Session:
         self.counters = Counters()
         self.phase = ""
         self.pass_number = 0
+        self.parsed: tuple[bytes, tree_sitter.Tree] | None = None
         self.best = BestSoFar(options.output, source)
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
@@ -194,7 +196,9 @@ class Session:
         )
 
     def warn_if_unparsable(self) -> None:
-        errors = self.judge.parse_errors(self.source)
+        tree = self.judge.check.parse(self.source)
+        self.parsed = (self.source, tree)  # the first pass reuses it: 3 s at 10 MB
+        errors = count_errors(tree)
         if errors:
             self.emit(
                 events.Notice(
@@ -232,9 +236,14 @@ class Session:
             stage_passes += 1
             size = len(self.best.data)
             self.emit(events.PassChange(self.pass_number, self.phase, size, elapsed=self.elapsed()))
-            table, facts = prepare(stage, self.best.data, self.lang, self.options.queries)
-            # Never accept more parse errors than the current best has.
-            self.judge.max_errors = self.judge.parse_errors(self.best.data)
+            text, parsed = self.best.data, self.parsed
+            self.parsed = None
+            tree = parsed[1] if parsed is not None and parsed[0] == text else None
+            table, facts, tree = prepare(stage, text, self.lang, self.options.queries, tree)
+            # Never accept more parse errors than the current best has; candidates are checked
+            # by editing this pass's tree.
+            self.judge.max_errors = count_errors(tree)
+            self.judge.check = SyntaxCheck(self.lang, table, tree)
             planner = stage.planner(table, facts, self.options.p0)
             if not engine.run_pass(table, planner, self.options.deterministic):
                 return
@@ -295,18 +304,24 @@ def _failed(verdict: Verdict) -> str:
 
 
 def prepare(
-    stage: Stage, text: bytes, lang: str, queries: Sequence[Path]
-) -> tuple[NodeTable, SyntaxFacts]:
-    """The table a stage's pass works on, and what the planners know about it."""
+    stage: Stage,
+    text: bytes,
+    lang: str,
+    queries: Sequence[Path],
+    tree: tree_sitter.Tree | None = None,
+) -> tuple[NodeTable, SyntaxFacts, tree_sitter.Tree]:
+    """The table a stage's pass works on, what the planners know about it, and the parse of
+    `text` (which the pass's syntax check edits); `tree`, when given, is that parse."""
+    if tree is None:
+        tree = languages.new_parser(lang).parse(text)
     if stage.table == "lines":
-        return NodeTable.from_lines(text), SyntaxFacts()
+        return NodeTable.from_lines(text), SyntaxFacts(), tree
     if stage.table == "tokens":
-        return NodeTable.from_tokens(text), SyntaxFacts()
-    tree = languages.new_parser(lang).parse(text)
+        return NodeTable.from_tokens(text), SyntaxFacts(), tree
     table = NodeTable.from_tree(text, tree)
     wants_hints = "replace" in stage.honours and stage.replace is not False
     hints = _hints(lang, tree, queries) if wants_hints else []
-    return table, SyntaxFacts.build(table, languages.get_language(lang), hints)
+    return table, SyntaxFacts.build(table, languages.get_language(lang), hints), tree
 
 
 def _hints(

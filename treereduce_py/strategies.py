@@ -51,23 +51,32 @@ class SyntaxFacts:
         language: tree_sitter.Language | None,
         hints: Sequence[tuple[int, int, int, bytes]] = (),
     ) -> SyntaxFacts:
-        """`hints` are (start, end, kind_id, text) replacements found by the query files."""
-        by_span: dict[tuple[int, int, int], int] = {}
-        smallest: dict[str, bytes] = {}
-        for i in range(len(table)):
-            if not table.named[i]:
-                continue
-            by_span.setdefault((table.start[i], table.end[i], table.kind[i]), i)
-            name = table.kind_name(i)
-            text = table.text(i)
-            best = smallest.get(name)
-            if best is None or len(text) < len(best):
-                smallest[name] = text
-        replacements: dict[int, list[bytes]] = {}
+        """`hints` are (start, end, kind_id, text) replacements found by the query files.
+
+        One sweep over the named nodes, comparing sizes before any text is sliced: a 10 MB
+        input has millions of nodes, and slicing each one's text would copy its depth times
+        the input."""
+        wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
-            node = by_span.get((start, end, kind))
-            if node is not None:
-                replacements.setdefault(node, []).append(text)
+            wanted.setdefault((start, end, kind), []).append(text)
+        starts, ends, kinds, named = table.start, table.end, table.kind, table.named
+        smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
+        replacements: dict[int, list[bytes]] = {}
+        for i in range(len(table)):
+            if not named[i]:
+                continue
+            k, size = kinds[i], ends[i] - starts[i]
+            best = smallest_at.get(k)
+            if best is None or size < best[0]:
+                smallest_at[k] = (size, i)
+            if wanted:
+                texts = wanted.pop((starts[i], ends[i], k), None)  # the outermost such node
+                if texts is not None:
+                    replacements[i] = texts
+        by_name: dict[str, tuple[int, int]] = {}  # several kind ids can share a name
+        for size, i in sorted(smallest_at.values()):
+            by_name.setdefault(table.kind_name(i), (size, i))
+        smallest = {name: table.text(i) for name, (_, i) in by_name.items()}
         supertypes_of: dict[str, set[str]] = {}
         if language is not None:
             for sup in language.supertypes:  # ids of the grammar's supertypes

@@ -26,6 +26,9 @@ import tree_sitter
 # Tokens that separate the elements of a list; deleting an element deletes one of these with it.
 SEPARATORS = frozenset({b",", b";"})
 
+# Deleted siblings `separator_for` looks past before it gives up.
+SKIP_LIMIT = 64
+
 # tree-sitter's kind id for ERROR nodes (the grammar's node kind list does not include it).
 ERROR_KIND = 0xFFFF
 
@@ -123,7 +126,14 @@ class NodeTable:
         return j
 
     def _live_sibling(self, i: int, gone: Callable[[int], bool] | None, forward: bool) -> int:
+        """The first sibling from `i` on that is not gone; -1 past the end, and also after
+        SKIP_LIMIT gone ones (a chunk of thousands of list elements must not cost their square:
+        beyond that, the element is deleted without a separator and the syntax check decides)."""
+        skipped = 0
         while i != -1 and gone is not None and gone(i):
+            skipped += 1
+            if skipped > SKIP_LIMIT:
+                return -1
             i = self.next_sibling[i] if forward else self._prev_sibling(i)
         return i
 

@@ -134,9 +134,13 @@ def _deletion(
     table: NodeTable, edits: Edits, node: int, taken: set[int] | None = None
 ) -> list[tuple[int, bytes]]:
     """Delete `node` and its list separator; nodes in `taken` are being deleted alongside."""
+    if table.parent[node] not in table.lists or not edits.is_live(table, node):
+        return [(node, b"")]  # no separator to find (or the task no longer applies)
+    edited = edits.replacements
 
+    # `node` is live, so its parent is: a sibling is gone only when it is edited itself.
     def gone(j: int) -> bool:
-        return (taken is not None and j in taken) or not edits.is_live(table, j)
+        return j in edited or (taken is not None and j in taken)
 
     sep = table.separator_for(node, gone)
     return [(node, b"")] if sep is None else [(node, b""), (sep, b"")]
