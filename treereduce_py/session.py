@@ -303,6 +303,10 @@ def _failed(verdict: Verdict) -> str:
     return f"exited with {verdict.exit_code}"
 
 
+# Texts larger than this are reduced without replacements (see prepare).
+REPLACE_MAX = 2_000_000
+
+
 def prepare(
     stage: Stage,
     text: bytes,
@@ -319,9 +323,13 @@ def prepare(
     if stage.table == "tokens":
         return NodeTable.from_tokens(text), SyntaxFacts(), tree
     table = NodeTable.from_tree(text, tree)
-    wants_hints = "replace" in stage.honours and stage.replace is not False
-    hints = _hints(lang, tree, queries) if wants_hints else []
-    return table, SyntaxFacts.build(table, languages.get_language(lang), hints), tree
+    # Replacements (query hints, the smallest node of each kind) save little on a huge text and
+    # cost seconds to gather; passes repeat until one changes nothing, so they come in once the
+    # text is below REPLACE_MAX.
+    wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
+    hints = _hints(lang, tree, queries) if wants else []
+    facts = SyntaxFacts.build(table, languages.get_language(lang), hints, replacements=wants)
+    return table, facts, tree
 
 
 def _hints(

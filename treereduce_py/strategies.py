@@ -50,18 +50,21 @@ class SyntaxFacts:
         table: NodeTable,
         language: tree_sitter.Language | None,
         hints: Sequence[tuple[int, int, int, bytes]] = (),
+        replacements: bool = True,
     ) -> SyntaxFacts:
         """`hints` are (start, end, kind_id, text) replacements found by the query files.
 
         One sweep over the named nodes, comparing sizes before any text is sliced: a 10 MB
         input has millions of nodes, and slicing each one's text would copy its depth times
-        the input."""
+        the input. Without `replacements`, only the supertypes (for hoisting) are gathered."""
+        if not replacements:
+            return cls(supertypes_of=_supertypes(language))
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
-        replacements: dict[int, list[bytes]] = {}
+        replacements_at: dict[int, list[bytes]] = {}
         for i in range(len(table)):
             if not named[i]:
                 continue
@@ -72,22 +75,15 @@ class SyntaxFacts:
             if wanted:
                 texts = wanted.pop((starts[i], ends[i], k), None)  # the outermost such node
                 if texts is not None:
-                    replacements[i] = texts
+                    replacements_at[i] = texts
         by_name: dict[str, tuple[int, int]] = {}  # several kind ids can share a name
         for size, i in sorted(smallest_at.values()):
             by_name.setdefault(table.kind_name(i), (size, i))
         smallest = {name: table.text(i) for name, (_, i) in by_name.items()}
-        supertypes_of: dict[str, set[str]] = {}
-        if language is not None:
-            for sup in language.supertypes:  # ids of the grammar's supertypes
-                sup_name = language.node_kind_for_id(sup) or ""
-                for sub in language.subtypes(sup):
-                    name = language.node_kind_for_id(sub) or ""
-                    supertypes_of.setdefault(name, set()).add(sup_name)
         return cls(
-            {i: tuple(ts) for i, ts in replacements.items()},
+            {i: tuple(ts) for i, ts in replacements_at.items()},
             smallest,
-            {k: frozenset(v) for k, v in supertypes_of.items()},
+            _supertypes(language),
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -105,6 +101,18 @@ class SyntaxFacts:
         if sa and sb and not sa.isdisjoint(sb):
             return True
         return _statement_like(a) and _statement_like(b)
+
+
+def _supertypes(language: tree_sitter.Language | None) -> dict[str, frozenset[str]]:
+    """Kind name -> the grammar's supertypes that include it."""
+    supertypes_of: dict[str, set[str]] = {}
+    if language is not None:
+        for sup in language.supertypes:  # ids of the grammar's supertypes
+            sup_name = language.node_kind_for_id(sup) or ""
+            for sub in language.subtypes(sup):
+                name = language.node_kind_for_id(sub) or ""
+                supertypes_of.setdefault(name, set()).add(sup_name)
+    return {k: frozenset(v) for k, v in supertypes_of.items()}
 
 
 def _statement_like(kind: str) -> bool:
@@ -208,6 +216,9 @@ class _NoSpeculation:
 
 # Child lists shorter than this are reduced one child at a time (CDD's last round anyway).
 LIST_MIN = 4
+# Lists longer than this are not explored eagerly: the 26,000 items of a 10 MB file would queue
+# a hundred thousand tasks (and their hoist searches) before the first halving is tested.
+EAGER_MAX = 512
 
 
 @dataclass
@@ -275,7 +286,7 @@ class TreePlanner:
         kids = [c for c in table.children(node) if table.named[c]]
         if len(kids) >= LIST_MIN:
             out = self.lists.start(kids)
-            if eager:
+            if eager and len(kids) <= EAGER_MAX:
                 for k in kids:
                     out.extend(self.inside(k, eager=False))
             return out

@@ -100,14 +100,19 @@ class NodeTable:
         """
         if self.parent[i] not in self.lists:
             return None
-        nxt = self._live_sibling(self.next_sibling[i], gone, forward=True)
+        after, before = self.next_sibling[i], self._prev_sibling(i)
+        if not (after != -1 and self._is_separator(after)) and not (
+            before != -1 and self._is_separator(before)
+        ):
+            return None  # not a separated element (a C function among `struct s {};` items)
+        nxt = self._live_sibling(after, gone, forward=True)
         if (
             nxt != -1
             and self._is_separator(nxt)
             and self._live_sibling(self.next_sibling[nxt], gone, forward=True) != -1
         ):
             return nxt
-        prev = self._live_sibling(self._prev_sibling(i), gone, forward=False)
+        prev = self._live_sibling(before, gone, forward=False)
         if prev != -1 and self._is_separator(prev):
             return prev
         return None
