@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-scale clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/scaling.py
+	$(BIN)/python bench/scale.py
 	$(BIN)/python bench/report.py
 
 # The parallel speed-up family alone (3 cases x jobs 1-16 x 2 modes), then the report.
@@ -54,6 +55,15 @@ bench-parallel: $(STAMP)
 	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort
 	$(BIN)/python bench/scaling.py --only parallel
 	$(BIN)/python bench/report.py
+
+# The scale family alone (C and JavaScript at 100 KB, 1 MB, 10 MB; fast and real tests; every
+# tool), then the report. scale.py builds and checks its inputs first (bench/scale_gen.py). Only
+# the scale runs must come from one commit here; the stored parallel family may mix them.
+bench-scale: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/scale.py --estimate
+	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/report.py --allow-mixed parallel
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

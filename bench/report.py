@@ -1,6 +1,7 @@
 """Render docs/benchmarks.md and its plots from the recorded results in bench/results/.
 
-Everything on the page is computed from runs.json, meta.json and scaling.json, so re-running
+Everything on the page is computed from runs.json, meta.json, scaling.json and scale.json, so
+re-running
 ``make bench`` (or ``python bench/report.py`` after a partial run) regenerates it.  The summary
 compares each treereduce-py variant with each peer over the cases both ran, as geometric means of
 ratios (treereduce-py / peer; below 1 means treereduce-py is smaller or faster), and counts the
@@ -268,7 +269,27 @@ def run_rows(runs: list[Run]) -> list[list[str]]:
 
 
 class MixedCommits(Exception):
-    """Stored parallel runs come from more than one commit (render them with --allow-mixed)."""
+    """Stored parallel or scale runs come from more than one commit (render them with
+    --allow-mixed)."""
+
+
+def _commits(runs: list[Run], family: str, allow_mixed: bool) -> list[str]:
+    """The runs' commits with their dates; raises MixedCommits for several unless allowed."""
+    commits = sorted({f"{r['commit']} ({r['date'][:10]})" for r in runs})
+    if len({r["commit"] for r in runs}) > 1 and not allow_mixed:
+        raise MixedCommits(f"the {family} runs mix commits: " + ", ".join(commits))
+    return commits
+
+
+def _mixed_note(commits: list[str]) -> list[str]:
+    """The page's warning when the runs of one table come from several commits."""
+    if len({c.split()[0] for c in commits}) <= 1:
+        return []
+    return [
+        f"**These runs come from {len(commits)} commits, not one run of one commit** "
+        "(rendered with `--allow-mixed`; see the commit column).",
+        "",
+    ]
 
 
 def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
@@ -282,9 +303,7 @@ def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str
             "",
         ]
     runs: list[Run] = par["runs"]
-    commits = sorted({f"{r['commit']} ({r['date'][:10]})" for r in runs})
-    if len({r["commit"] for r in runs}) > 1 and not allow_mixed:
-        raise MixedCommits(", ".join(commits))
+    commits = _commits(runs, "parallel", allow_mixed)
     modes = " and ".join(f"`{m}`" for m in sorted({r["mode"] for r in runs}))
     out = [
         "### Parallel speed-up",
@@ -297,12 +316,7 @@ def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str
         f"{', '.join(commits)}. Re-run: `python bench/scaling.py --only parallel`.",
         "",
     ]
-    if len({r["commit"] for r in runs}) > 1:
-        out += [
-            f"**These runs come from {len(commits)} commits, not one run of one commit** "
-            "(rendered with `--allow-mixed`; see the commit column).",
-            "",
-        ]
+    out += _mixed_note(commits)
     out += _table(
         ["case", "language", "input bytes", "test wall s", "test CPU s", "cores busy at 16 jobs"],
         [
@@ -456,6 +470,8 @@ def render(
     meta: dict[str, Any],
     scaling: dict[str, Any] | None,
     allow_mixed: bool = False,
+    scale: dict[str, Any] | None = None,
+    scale_allow_mixed: bool = False,
 ) -> str:
     """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect."""
     IMG.mkdir(parents=True, exist_ok=True)
@@ -590,7 +606,265 @@ def render(
         lines += ["", f"![{name}: size over time](img/{img.name})", ""]
     if scaling:
         lines += scaling_section(scaling, allow_mixed)
+    lines += scale_section(scale, scale_allow_mixed)
     return "\n".join(lines) + "\n"
+
+
+SCALE_SIZES = ("100k", "1m", "10m")
+SCALE_WALL_RATIO = 0.5  # treereduce-py's wall <= this x C-Vise's, at every size
+SCALE_PEAK_MIB = 1024.0  # peak memory at 10 MB below this
+
+
+def _scale_configs(runs: list[Run]) -> list[tuple[str, str]]:
+    return sorted({(r["lang"], r["test"]) for r in runs})
+
+
+def _language(runs: list[Run], lang: str) -> str:
+    return str(next(r["language"] for r in runs if r["lang"] == lang))
+
+
+def scale_unjudged(runs: list[Run]) -> list[str]:
+    """Sentences for the (language, test) pairs whose sizes lack a treereduce-py or C-Vise run."""
+    have = {(r["lang"], r["test"], r["size"], r["tool"]) for r in runs}
+    out = []
+    for lang, test in _scale_configs(runs):
+        missing = [
+            size
+            for size in SCALE_SIZES
+            if not {(lang, test, size, "treereduce-py"), (lang, test, size, "cvise")} <= have
+        ]
+        if missing:
+            out.append(
+                f"{_language(runs, lang)} {test}: no treereduce-py and C-Vise runs at "
+                f"{', '.join(missing)}"
+            )
+    return out
+
+
+def _finished(run: Run | None) -> bool:
+    return run is not None and not run["hit_time_limit"] and run["still_interesting"]
+
+
+def scale_misses(runs: list[Run]) -> list[str]:
+    """Sentences for every scale target the stored runs miss (or cannot show)."""
+    by_key = {(r["lang"], r["test"], r["size"], r["tool"]): r for r in runs}
+    misses: list[str] = []
+    for lang, test in _scale_configs(runs):
+        for size in SCALE_SIZES:
+            ours = by_key.get((lang, test, size, "treereduce-py"))
+            peer = by_key.get((lang, test, size, "cvise"))
+            if ours is None or peer is None:
+                continue
+            if not _finished(ours):
+                misses.append(
+                    f"{lang} {test} {size}: treereduce-py did not finish "
+                    f"({ours['wall_time']:.0f} s, limit {ours['time_limit']:g} s; C-Vise "
+                    f"{peer['wall_time']:.0f} s)"
+                )
+            elif _finished(peer) and ours["wall_time"] > SCALE_WALL_RATIO * peer["wall_time"]:
+                misses.append(
+                    f"{lang} {test} {size}: treereduce-py's wall is "
+                    f"{ours['wall_time'] / peer['wall_time']:.2f}x C-Vise's, target "
+                    f"{SCALE_WALL_RATIO}x"
+                )
+        small = by_key.get((lang, test, "100k", "treereduce-py"))
+        large = by_key.get((lang, test, "10m", "treereduce-py"))
+        if small and large and large["final_bytes"] > small["final_bytes"]:
+            misses.append(
+                f"{lang} {test}: treereduce-py ends at {large['final_bytes']} bytes at 10 MB, "
+                f"more than its {small['final_bytes']} at 100 KB"
+            )
+        peak = large.get("peak_rss_mib") if large else None
+        if peak is not None and peak >= SCALE_PEAK_MIB:
+            misses.append(
+                f"{lang} {test}: peak memory at 10 MB is {peak:.0f} MiB, target under "
+                f"{SCALE_PEAK_MIB:.0f} MiB"
+            )
+    return misses
+
+
+def _mib(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def scale_section(scale: dict[str, Any] | None, allow_mixed: bool = False) -> list[str]:
+    """Markdown for bench/scale.py's results (the plot is written by plot_scale)."""
+    out = ["## Scale", ""]
+    runs: list[Run] = (scale or {}).get("runs", [])
+    if not runs:
+        return [
+            *out,
+            "Not yet run: `make bench-scale` (or `.venv/bin/python bench/scale.py` then "
+            "`.venv/bin/python bench/report.py`) stores it in bench/results/scale.json.",
+            "",
+        ]
+    commits = _commits(runs, "scale", allow_mixed)
+    machine = scale.get("machine", {}) if scale else {}
+    limits = ", ".join(f"{t:g} s" for t in sorted({float(r["time_limit"]) for r in runs}))
+    out += [
+        "The same generated program (`bench/scale_gen.py`, seeded: filler with a definition at "
+        "a third and a misbehaving use of it at two thirds) at about 100 KB, 1 MB and 10 MB, in "
+        "C and JavaScript, reduced by every tool one after another with `--jobs "
+        f"{machine.get('jobs', '?')}` and a limit of {limits} per run, through the runner of "
+        "the cases above (`bench/scale.py`). Test *fast*: two `grep -q` for the trigger lines, so "
+        "the time is the reducer's; *real*: `gcc -fsyntax-only` must still report "
+        "\"has no member named 'depth'\", `node` must still die with the TypeError. Peak MiB: "
+        "the largest single process of the tool's tree (`wait4`'s ru_maxrss, as "
+        "`/usr/bin/time -f %M`; on the real tests that can be the compiler or node); tree MiB: "
+        "the largest sum over all of the tool's processes, sampled every 0.5 s. Commits: "
+        f"{', '.join(commits)}. Re-run: `make bench-scale`.",
+        "",
+    ]
+    out += _mixed_note(commits)
+    order = list(SCALE_SIZES)
+    rows = [
+        [
+            r["language"],
+            r["test"],
+            r["size"],
+            r["tool"],
+            f"{r['wall_time']:.1f}",
+            str(r["tests_run"]),
+            str(r["final_bytes"]),
+            _mib(r.get("peak_rss_mib")),
+            _mib(r.get("tree_rss_mib")),
+            "**limit**" if r["hit_time_limit"] else "no",
+            "ok" if r["still_interesting"] else "**FAILS**",
+            r["commit"],
+        ]
+        for r in sorted(
+            runs,
+            key=lambda r: (r["lang"], r["test"], order.index(r["size"]), _tool_rank(r["tool"])),
+        )
+    ]
+    out += _table(
+        [
+            "language",
+            "test",
+            "size",
+            "tool",
+            "wall s",
+            "tests",
+            "final bytes",
+            "peak MiB",
+            "tree MiB",
+            "limit hit",
+            "ok",
+            "commit",
+        ],
+        rows,
+    )
+    by_key = {(r["lang"], r["test"], r["size"], r["tool"]): r for r in runs}
+    ratio_rows = []
+    for lang, test in _scale_configs(runs):
+        cells = []
+        for size in SCALE_SIZES:
+            ours = by_key.get((lang, test, size, "treereduce-py"))
+            peer = by_key.get((lang, test, size, "cvise"))
+            if ours is None or peer is None:
+                cells.append("not run")
+            elif not _finished(ours):
+                cells.append("– (treereduce-py unfinished)")
+            elif not _finished(peer):
+                # C-Vise's whole run would have taken longer: the ratio is at most this.
+                cells.append(f"≤ {ours['wall_time'] / peer['wall_time']:.2f} (C-Vise at limit)")
+            else:
+                cells.append(f"{ours['wall_time'] / peer['wall_time']:.2f}")
+        ratio_rows.append([_language(runs, lang), test, *cells])
+    out += [
+        "",
+        "treereduce-py's wall time / C-Vise's where both finished within the limit with an "
+        "interesting result; where only C-Vise hit the limit its whole run would have been "
+        "longer, so the ratio is at most the one shown (target: at most "
+        f"{SCALE_WALL_RATIO} at every size):",
+        "",
+        *_table(["language", "test", *SCALE_SIZES], ratio_rows),
+        "",
+    ]
+    cost_rows = [
+        [
+            r["language"],
+            r["test"],
+            r["size"],
+            f"{r['engine']['cpu_seconds']:.1f}",
+            str(r["engine"]["candidates"]),
+            f"{r['engine']['ms_per_candidate']:.1f}",
+        ]
+        for r in sorted(runs, key=lambda r: (r["lang"], r["test"], order.index(r["size"])))
+        if r["tool"] == "treereduce-py" and r.get("engine")
+    ]
+    if cost_rows:
+        out += [
+            "treereduce-py's engine cost per candidate, from its `--json` done event: its own "
+            "process's CPU seconds (parsing, rendering, syntax checks, bookkeeping; not the "
+            "tests') / candidates it built (tests + syntax rejections + cache hits). It includes "
+            "the one-off first parse, so few candidates overstate the marginal cost.",
+            "",
+            *_table(
+                ["language", "test", "size", "engine CPU s", "candidates", "ms per candidate"],
+                cost_rows,
+            ),
+            "",
+        ]
+    misses = scale_misses(runs)
+    unjudged = scale_unjudged(runs)
+    out += [
+        f"Targets: wall at most {SCALE_WALL_RATIO}x C-Vise's at every size; final bytes at 10 MB "
+        f"no more than at 100 KB; peak memory under {SCALE_PEAK_MIB / 1024:.0f} GiB at 10 MB.",
+        "",
+        *(
+            ["Targets missed:", "", *(f"- {m}." for m in misses)]
+            if misses
+            else ["No target is missed on the stored runs."]
+        ),
+        "",
+        *(["Not judged:", "", *(f"- {m}." for m in unjudged), ""] if unjudged else []),
+        "![wall time against input size](img/bench-scale.png)",
+        "",
+    ]
+    return out
+
+
+def _tool_rank(tool: str) -> int:
+    order = _tool_order({tool, "treereduce-py", *PEER_ORDER})
+    return order.index(tool)
+
+
+def plot_scale(scale: dict[str, Any]) -> None:
+    """Wall time against input size, log-log: a colour per tool, a line style per language and
+    test; hollow markers where the run hit its limit."""
+    runs: list[Run] = scale.get("runs", [])
+    if not runs:
+        return
+    IMG.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    styles = ["-", "--", ":", "-."]
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    tools = _tool_order({r["tool"] for r in runs})
+    for t, tool in enumerate(tools):
+        for c, (lang, test) in enumerate(_scale_configs(runs)):
+            points = sorted(
+                (r["size_bytes"], r["wall_time"], r["hit_time_limit"])
+                for r in runs
+                if (r["tool"], r["lang"], r["test"]) == (tool, lang, test)
+            )
+            if not points:
+                continue
+            colour = colours[t % len(colours)]
+            xs = [p[0] for p in points]
+            label = f"{tool} ({lang}, {test})"
+            ax.plot(xs, [p[1] for p in points], styles[c % len(styles)], color=colour, label=label)
+            for x, y, hit in points:
+                ax.plot([x], [y], "o", color=colour, fillstyle="none" if hit else "full")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("input size (bytes)")
+    ax.set_ylabel("wall time (s); hollow: hit the limit")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(IMG / "bench-scale.png")
+    plt.close(fig)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -598,10 +872,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Render docs/benchmarks.md from bench/results.")
     parser.add_argument(
         "--allow-mixed",
-        action="store_true",
-        help="render parallel runs from several commits (the page says so)",
+        nargs="?",
+        const="parallel,scale",
+        default="",
+        metavar="FAMILIES",
+        help="render these families' runs (parallel, scale; default both) from several commits "
+        "(the page says so)",
     )
     args = parser.parse_args(argv)
+    mixed = set(args.allow_mixed.split(",")) - {""}
+    if mixed - {"parallel", "scale"}:
+        parser.error(f"--allow-mixed: unknown {', '.join(sorted(mixed))}; known: parallel, scale")
     runs_path = RESULTS / "runs.json"
     if not runs_path.exists():
         print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
@@ -613,12 +894,16 @@ def main(argv: list[str] | None = None) -> int:
     scaling = json.loads(scaling_path.read_text()) if scaling_path.exists() else None
     if scaling:
         plot_scaling(scaling)
+    scale_path = RESULTS / "scale.json"
+    scale = json.loads(scale_path.read_text()) if scale_path.exists() else None
+    if scale:
+        plot_scale(scale)
     DOCS.mkdir(exist_ok=True)
     try:
-        text = render(runs, meta, scaling, args.allow_mixed)
+        text = render(runs, meta, scaling, "parallel" in mixed, scale, "scale" in mixed)
     except MixedCommits as e:
-        print(f"report: the parallel runs mix commits ({e}); re-run them at one commit, "
-              "or render with --allow-mixed", file=sys.stderr)  # fmt: skip
+        print(f"report: {e}; re-run them at one commit, or render with --allow-mixed",
+              file=sys.stderr)  # fmt: skip
         return 1
     (DOCS / "benchmarks.md").write_text(text)
     print(f"report: wrote {DOCS / 'benchmarks.md'}")

@@ -10,6 +10,12 @@ size-over-time curves.  At the limit the tool's process group gets SIGTERM, then
 it left in that file is its result.  The result is then re-checked with the test
 (``still_interesting``) and measured in bytes and regex tokens (see prepare.count_tokens).
 
+Memory: the runner reaps the tool with ``wait4``, whose ``ru_maxrss`` is the peak resident set of
+the largest single process in the tool's tree (the tool or any test it waited for: what
+``/usr/bin/time -f %M`` reports), and while sampling it adds up the resident sets of every process
+in the tool's session (a sampled peak of the whole tree, which counts C-Vise's worker processes
+together).
+
 Results accumulate in bench/results/runs.json (a new run of the same case and tool replaces the
 old record) and runs.csv; bench/results/meta.json holds the machine, versions and date.  Then
 bench/report.py renders docs/benchmarks.md.
@@ -25,6 +31,7 @@ import math
 import os
 import platform
 import re
+import resource
 import shutil
 import signal
 import subprocess
@@ -84,6 +91,10 @@ class RunRecord:
     # check gave without running the test.
     cache_hits: int | None = None
     syntax_rejections: int | None = None
+    # Peak RSS in MiB of the largest single process of the tool's tree (wait4's ru_maxrss), and
+    # the largest sampled sum over all processes of its session.
+    peak_rss_mib: float | None = None
+    tree_rss_mib: float | None = None
 
 
 def _run_quiet(argv: list[str]) -> str:
@@ -256,18 +267,51 @@ def _count(
     return started, interesting, bests
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> None:
+def _reap(proc: subprocess.Popen[bytes], timeout: float = 0.0) -> resource.struct_rusage | None:
+    """Wait up to ``timeout`` s for ``proc`` to exit and reap it with wait4, setting its
+    returncode; its resource usage (children it waited for included), or None if it still runs."""
+    deadline = time.monotonic() + timeout
+    while True:
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid == proc.pid:
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            return usage
+        if time.monotonic() >= deadline:
+            return None
+        time.sleep(0.05)
+
+
+def _session_rss(sid: int) -> int:
+    """Bytes resident in all processes of session ``sid`` now (a snapshot of /proc)."""
+    page = os.sysconf("SC_PAGE_SIZE")
+    total = 0
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+            # Fields after the parenthesized command: state ppid pgrp session ...
+            if int(stat.rsplit(")", 1)[1].split()[3]) != sid:
+                continue
+            total += int(Path(entry.path, "statm").read_text().split()[1]) * page
+        except (OSError, ValueError, IndexError):
+            continue
+    return total
+
+
+def _stop(proc: subprocess.Popen[bytes]) -> resource.struct_rusage | None:
+    """SIGTERM, then SIGKILL, the tool's process group; its resource usage once reaped."""
     for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
-        if proc.poll() is not None:
-            return
+        if proc.returncode is not None:
+            return None
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            return
-        try:
-            proc.wait(timeout=wait)
-        except subprocess.TimeoutExpired:
-            continue
+            return None
+        usage = _reap(proc, wait)
+        if usage is not None:
+            return usage
+    return None
 
 
 def _merge_trace(
@@ -283,11 +327,16 @@ def _merge_trace(
     return trace
 
 
+def run_dir(case: Case, tool: Tool) -> Path:
+    """Where :func:`run_one` runs ``tool`` on ``case`` and leaves its logs."""
+    return RUNS / case.name / tool.name.replace(":", "-")
+
+
 def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     """Reduce one case with one tool in a fresh run directory and measure the outcome."""
     source = prepare_case(case)
     original = source.read_bytes()
-    rundir = RUNS / case.name / tool.name.replace(":", "-")
+    rundir = run_dir(case, tool)
     shutil.rmtree(rundir, ignore_errors=True)
     rundir.mkdir(parents=True)
     (rundir / case.file).write_bytes(original)
@@ -305,6 +354,8 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
 
     trace: list[tuple[float, int]] = [(0.0, len(original))]
     hit_limit = False
+    usage: resource.struct_rusage | None = None
+    tree_peak = 0
     with open(rundir / "stdout.log", "wb") as out, open(rundir / "stderr.log", "wb") as err:
         t0 = time.time()
         start = time.monotonic()
@@ -317,13 +368,14 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
             start_new_session=True,
         )
         grace = 15.0 if tool.graceful else 0.0
-        while proc.poll() is None:
+        while (usage := _reap(proc)) is None:
             elapsed = time.monotonic() - start
             if elapsed > limit + grace:
                 hit_limit = True
                 stopped.touch()
-                _stop(proc)
+                usage = _stop(proc)
                 break
+            tree_peak = max(tree_peak, _session_rss(proc.pid))
             try:
                 size = result.stat().st_size
             except FileNotFoundError:
@@ -368,6 +420,8 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         trace=trace,
         cache_hits=stats.get("cache_hits"),
         syntax_rejections=stats.get("syntax_rejections"),
+        peak_rss_mib=round(usage.ru_maxrss / 1024, 1) if usage else None,
+        tree_rss_mib=round(tree_peak / 2**20, 1) if tree_peak else None,
     )
 
 
