@@ -306,7 +306,7 @@ def prepare(
     table = NodeTable.from_tree(text, tree)
     wants_hints = "replace" in stage.honours and stage.replace is not False
     hints = _hints(lang, tree, queries) if wants_hints else []
-    return table, SyntaxFacts.build(table, languages.get_language(lang), hints)
+    return table, SyntaxFacts.build(table, languages.get_language(lang), hints, lang)
 
 
 def _hints(

@@ -66,7 +66,15 @@ class Rename:
     text: bytes
 
 
-Task = Delete | Replace | Hoist | DeleteChunk | Rename
+@dataclass(frozen=True)
+class Substitute:
+    """Replace several nodes together, each by its own text: a variable by a constant at every
+    use, and its declaration by nothing (ddSMT's variable elimination, smtlib.py)."""
+
+    pairs: tuple[tuple[int, bytes], ...]
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute
 
 
 class Planner(Protocol):
@@ -88,6 +96,8 @@ def anchor(task: Task) -> int:
     """The first node a task touches: the deterministic tie-break between equal gains."""
     if isinstance(task, (DeleteChunk, Rename)):
         return task.nodes[0] if task.nodes else 0
+    if isinstance(task, Substitute):
+        return task.pairs[0][0] if task.pairs else 0
     return task.node
 
 
@@ -101,6 +111,8 @@ def gain(table: NodeTable, task: Task) -> int:
         return table.size(task.node) - table.size(task.target)
     if isinstance(task, Rename):
         return sum(table.size(n) - len(task.text) for n in task.nodes)
+    if isinstance(task, Substitute):
+        return sum(table.size(n) - len(text) for n, text in task.pairs)
     return sum(table.size(n) for n in task.nodes)
 
 
@@ -121,6 +133,9 @@ def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
     if isinstance(task, Rename):
         live = [(n, task.text) for n in task.nodes if edits.is_live(table, n)]
         return edits.with_edits(table, live) if live else None
+    if isinstance(task, Substitute):
+        pairs = [(n, text) for n, text in task.pairs if edits.is_live(table, n)]
+        return edits.with_edits(table, pairs) if pairs else None
     if isinstance(task, Replace):
         if not edits.is_live(table, task.node):
             return None
