@@ -63,6 +63,8 @@ class Tool:
     command: Callable[[Case, str, Path, int, float], tuple[list[str], str]]
     # Whether the tool stops by itself at the limit (treereduce-py --max-time) or must be killed.
     graceful: bool = False
+    # The case languages (case.json "lang") the tool reduces; empty: every language.
+    languages: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -197,8 +199,28 @@ def shrinkray_tool() -> Tool | None:
     return Tool("shrinkray", version, command)
 
 
+def ddsmt_tool() -> Tool | None:
+    """ddSMT from bench/.peers/ddsmt (bench/setup.sh), or None when it is missing. It reduces
+    SMT-LIB only, so it runs on the cases whose language is smtlib, with its default (hybrid)
+    strategy; it calls the test with the candidate's path as the last argument."""
+    exe = PEERS / "ddsmt" / "bin" / "ddsmt"
+    if not exe.exists():
+        return None
+    found = re.search(r"\d+\.\d+\S*", _run_quiet([str(exe), "--version"]))
+
+    def command(
+        case: Case, name: str, wrapper: Path, jobs: int, limit: float
+    ) -> tuple[list[str], str]:
+        out = "reduced" + Path(name).suffix
+        argv = [str(exe), "-j", str(jobs), "--timeout", str(TEST_TIMEOUT), name, out, str(wrapper)]
+        return argv, out
+
+    return Tool("ddsmt", found.group(0) if found else "?", command, languages=("smtlib",))
+
+
 def select_tools(names: list[str], presets: list[str]) -> list[Tool]:
-    """Resolve tool names (treereduce-py, cvise, creduce, shrinkray); skip and report missing."""
+    """Resolve tool names (treereduce-py, cvise, creduce, shrinkray, ddsmt); skip and report
+    missing ones."""
     tools: list[Tool] = []
     for name in names:
         if name == "treereduce-py":
@@ -210,7 +232,12 @@ def select_tools(names: list[str], presets: list[str]) -> list[Tool]:
                     print("run: treereduce-py is not installed; skipped", file=sys.stderr)
                     break
             continue
-        factory = {"cvise": cvise_tool, "creduce": creduce_tool, "shrinkray": shrinkray_tool}
+        factory = {
+            "cvise": cvise_tool,
+            "creduce": creduce_tool,
+            "shrinkray": shrinkray_tool,
+            "ddsmt": ddsmt_tool,
+        }
         if name not in factory:
             raise SystemExit(f"run: unknown tool {name!r}")
         tool = factory[name]()
@@ -467,6 +494,7 @@ def machine_info(tools: list[Tool]) -> dict[str, Any]:
         "java": ["java", "-version"],
         "go": ["go", "version"],
         "csmith": ["csmith", "--version"],
+        "z3": ["z3", "--version"],
     }
     return {
         "date": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -508,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     parser.add_argument(
         "--tools",
-        default="treereduce-py,cvise,creduce,shrinkray",
+        default="treereduce-py,cvise,creduce,shrinkray,ddsmt",
         help="comma-separated tools (default: %(default)s)",
     )
     parser.add_argument(
@@ -531,6 +559,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
 
+    # The tools the cases' tests call may live next to this Python (z3 from the test extra).
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
     presets = args.presets.split(",")
     if presets == ["all"]:
         presets = [p for p in PRESETS if p in available_presets()] or ["default"]
@@ -556,6 +586,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"run: {case.name}: the input is not interesting here; skipped", file=sys.stderr)
             continue
         for tool in tools:
+            if tool.languages and case.lang not in tool.languages:
+                continue
             print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
             rec = run_one(case, tool, args.jobs, limit)
             records.append(rec)

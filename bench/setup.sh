@@ -4,7 +4,8 @@
 #   bash bench/setup.sh            # as root (or with sudo available)
 #
 # Installs: C-Vise, C-Reduce, csmith, clang-14, gcc/g++, rustc (expected already), node/npm,
-# OpenJDK 17, Go, and Shrink Ray into bench/.peers/shrinkray (it needs Python >= 3.12).
+# OpenJDK 17, Go, Shrink Ray into bench/.peers/shrinkray (it needs Python >= 3.12), and ddSMT
+# 2.0.6 into bench/.peers/ddsmt.
 # Picireny is not installed: it needs an ANTLR grammar per language plus the ANTLR tool jar,
 # which its helper downloads from the network at run time (not possible offline here).
 set -euo pipefail
@@ -58,7 +59,16 @@ PY
     fi
 fi
 
+# ddSMT (the SMT-LIB reducer, a peer on the smtlib cases) and z3 (their solver): PyPI.
+if [ ! -x "$peers/ddsmt/bin/ddsmt" ]; then
+    echo "setup: installing ddSMT 2.0.6"
+    python3 -m venv "$peers/ddsmt"
+    "$peers/ddsmt/bin/pip" install -q ddsmt==2.0.6
+fi
+command -v z3 >/dev/null || echo "setup: note: z3 is not on PATH; 'make bench' installs z3-solver into .venv (the test extra)"
+
 echo "setup: peers:"
 cvise --version 2>/dev/null || echo "  cvise missing"
 creduce --version 2>/dev/null || echo "  creduce missing"
 "$peers/shrinkray/bin/pip" show shrinkray 2>/dev/null | grep -i '^version' || echo "  shrinkray missing"
+"$peers/ddsmt/bin/ddsmt" --version 2>/dev/null || echo "  ddsmt missing"

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
+import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import check
 from treereduce_py.check import SyntaxCheck
-from treereduce_py.edits import Edits, render
+from treereduce_py.edits import Edits, Span, apply, diff, render, shifts, spans_since
 from treereduce_py.judge import Budget, Counters, Judge, Order
 from treereduce_py.languages import new_parser
 from treereduce_py.oracle import CallableOracle
@@ -37,6 +38,24 @@ PROGRAMS = {
 TEXTS = [b"", b"", b"", b"0", b"{}", b"(", b"x\ny", b";\n\n", b"return 1;"]
 
 
+def same_tree(a: tree_sitter.Tree, b: tree_sitter.Tree) -> bool:
+    """Same kinds and byte ranges everywhere (what the reducer reads of a tree)."""
+
+    def shape(t: tree_sitter.Tree) -> list[tuple[int, int, int]]:
+        out, cursor = [], t.walk()
+        while True:
+            node = cursor.node
+            assert node is not None
+            out.append((node.kind_id, node.start_byte, node.end_byte))
+            if cursor.goto_first_child():
+                continue
+            while not cursor.goto_next_sibling():
+                if not cursor.goto_parent():
+                    return out
+
+    return shape(a) == shape(b)
+
+
 def setup(lang: str) -> tuple[NodeTable, SyntaxCheck]:
     src = PROGRAMS[lang]
     tree = new_parser(lang).parse(src)
@@ -44,35 +63,83 @@ def setup(lang: str) -> tuple[NodeTable, SyntaxCheck]:
     return table, SyntaxCheck(lang, table, tree)
 
 
+class State:
+    """A committed state as the engine keeps it: edits, text and shifts."""
+
+    def __init__(self, table: NodeTable, edits: Edits) -> None:
+        self.table, self.edits = table, edits
+        self.text, self.shifts = render(table, edits), shifts(edits)
+
+    def build(self, pairs: list[tuple[int, bytes]]) -> tuple[Edits, list[Span], bytes] | None:
+        """The candidate of adding `pairs`, built from this state's text as the engine does."""
+        edits = self.edits.with_edits(self.table, pairs)
+        if edits is None:
+            return None
+        spans = spans_since(self.table, self.edits, self.shifts, pairs)
+        return edits, spans, apply(self.text, spans)
+
+
 @st.composite
-def edited(draw: st.DrawFn) -> tuple[str, NodeTable, SyntaxCheck, Edits]:
+def pair_lists(draw: st.DrawFn, table: NodeTable) -> list[tuple[int, bytes]]:
+    nodes = st.integers(1, len(table) - 1)
+    return draw(st.lists(st.tuples(nodes, st.sampled_from(TEXTS)), min_size=1, max_size=4))
+
+
+@st.composite
+def chains(draw: st.DrawFn) -> tuple[str, NodeTable, SyntaxCheck, list[State]]:
+    """A check that has seen a chain of committed states (checked, then committed)."""
     lang = draw(st.sampled_from(sorted(PROGRAMS)))
     table, checker = setup(lang)
-    edits = Edits()
-    for _ in range(draw(st.integers(1, 10))):
-        node = draw(st.integers(1, len(table) - 1))
-        nxt = edits.with_edit(table, node, draw(st.sampled_from(TEXTS)))
-        if nxt is not None:
-            edits = nxt
-    return lang, table, checker, edits
+    states = [State(table, Edits())]
+    for _ in range(draw(st.integers(0, 4))):
+        built = states[-1].build(draw(pair_lists(table)))
+        if built is not None:
+            edits, spans, text = built
+            checker.parse(text, spans, states[-1].edits)
+            checker.committed(edits, spans)
+            states.append(State(table, edits))
+    return lang, table, checker, states
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chains(), st.data())
+def test_candidates_built_from_a_state_are_the_naive_rendering(
+    case: tuple[str, NodeTable, SyntaxCheck, list[State]], data: st.DataObject
+) -> None:
+    _, table, _, states = case
+    state = data.draw(st.sampled_from(states))
+    built = state.build(data.draw(pair_lists(table)))
+    if built is not None:
+        edits, _, text = built
+        assert text == render(table, edits)
+        assert apply(state.text, diff(table, state.edits, state.shifts, edits) or []) == text
+    for older in states:  # diff between any two states of the chain, the older first
+        if older is state:
+            break
+        between = diff(table, older.edits, older.shifts, state.edits)
+        assert between is not None and apply(older.text, between) == state.text
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(edited(), st.sampled_from([0, 8, check.COALESCE_GAP]))
-def test_incremental_count_equals_a_fresh_parse(
-    case: tuple[str, NodeTable, SyntaxCheck, Edits], gap: int
+@given(chains(), st.data(), st.sampled_from([0, 8, check.COALESCE_GAP]))
+def test_a_candidate_on_a_committed_state_parses_as_a_fresh_parse(
+    case: tuple[str, NodeTable, SyntaxCheck, list[State]], data: st.DataObject, gap: int
 ) -> None:
-    lang, table, checker, edits = case
-    text = render(table, edits)
-    fresh = count_errors(new_parser(lang).parse(text))
+    lang, table, checker, states = case
+    state = states[-1]
+    built = state.build(data.draw(pair_lists(table)))
+    if built is None:
+        return
+    _, spans, text = built
     old_gap = check.COALESCE_GAP
     check.COALESCE_GAP = gap
     try:
-        tree = checker.parse(text, edits)
+        tree = checker.parse(text, spans, state.edits)
     finally:
         check.COALESCE_GAP = old_gap
-    assert tree.root_node.end_byte == len(text)
-    assert count_errors(tree) == fresh
+    fresh = new_parser(lang).parse(text)
+    assert count_errors(tree) == count_errors(fresh)
+    assert same_tree(tree, fresh)
 
 
 def function_node(table: NodeTable, k: int) -> int:
@@ -83,30 +150,57 @@ def function_node(table: NodeTable, k: int) -> int:
 
 def test_a_clean_edit_is_checked_without_a_full_parse() -> None:
     table, checker = setup("c")
-    edits = Edits().with_edit(table, function_node(table, 3), b"")
-    assert edits is not None
-    text = render(table, edits)
-    assert checker.errors(text, edits) == 0
+    built = State(table, Edits()).build([(function_node(table, 3), b"")])
+    assert built is not None
+    _, spans, text = built
+    assert checker.errors(text, spans) == 0
     assert (checker.incremental_parses, checker.full_parses) == (1, 0)
 
 
 def test_an_edit_that_breaks_the_syntax_is_still_seen() -> None:
     table, checker = setup("c")
     body = table.last[function_node(table, 5)]  # the closing brace of f5's body
-    edits = Edits().with_edit(table, body, b"")
-    assert edits is not None
-    text = render(table, edits)
-    assert checker.errors(text, edits) > 0
+    built = State(table, Edits()).build([(body, b"")])
+    assert built is not None
+    _, spans, text = built
+    assert checker.errors(text, spans) > 0
     assert (checker.incremental_parses, checker.full_parses) == (1, 0)
+
+
+def test_the_next_candidate_is_parsed_from_the_committed_state() -> None:
+    table, checker = setup("c")
+    start = State(table, Edits())
+    built = start.build([(function_node(table, 2), b"")])
+    assert built is not None
+    edits, spans, text = built
+    checker.parse(text, spans)
+    checker.committed(edits, spans)
+    state = State(table, edits)
+    built = state.build([(table.last[function_node(table, 7)], b"")])  # f7's closing brace
+    assert built is not None
+    _, spans, text = built
+    assert checker.errors(text, spans, edits) > 0
+    assert (checker.incremental_parses, checker.full_parses) == (2, 0)
+
+
+def test_a_candidate_on_an_unknown_state_is_parsed_afresh() -> None:
+    table, checker = setup("c")
+    first = Edits().with_edit(table, function_node(table, 2), b"")
+    assert first is not None  # never checked nor committed: not a base
+    built = State(table, first).build([(function_node(table, 4), b"")])
+    assert built is not None
+    _, spans, text = built
+    assert checker.errors(text, spans, first) == 0
+    assert (checker.incremental_parses, checker.full_parses) == (0, 1)
 
 
 def test_a_candidate_mostly_deleted_is_parsed_afresh() -> None:
     table, checker = setup("c")
     kids = [c for c in table.children(0) if table.named[c]]
-    edits = Edits().with_edits(table, [(c, b"") for c in kids[:-1]])
-    assert edits is not None
-    text = render(table, edits)
-    assert checker.errors(text, edits) == 0
+    built = State(table, Edits()).build([(c, b"") for c in kids[:-1]])
+    assert built is not None
+    _, spans, text = built
+    assert checker.errors(text, spans) == 0
     assert (checker.incremental_parses, checker.full_parses) == (0, 1)
 
 

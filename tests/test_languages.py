@@ -46,6 +46,8 @@ def test_every_available_name_is_its_own_canonical_name() -> None:
         ("tsx", "tsx"),
         ("py", "python"),
         ("python3", "python"),
+        ("smt2", "smtlib"),
+        ("SMT-LIB", "smtlib"),
         ("rs", "rust"),
         ("c++", "cpp"),
         ("cxx", "cpp"),
@@ -140,9 +142,16 @@ def _all_table_entries() -> list[tuple[str, str]]:
 
 
 def test_every_table_target_is_an_available_language() -> None:
-    names = set(available())
+    names = set(available()) | set(language_table.DIALECTS)
     missing = [(key, target) for key, target in _all_table_entries() if target not in names]
     assert missing == []
+
+
+def test_every_dialect_reads_through_a_pack_grammar() -> None:
+    for dialect, grammar in language_table.DIALECTS.items():
+        assert grammar in available()
+        assert dialect not in available()
+        assert canonical(dialect) == dialect
 
 
 def test_every_table_target_loads() -> None:
@@ -215,6 +224,7 @@ def test_most_languages_with_files_of_their_own_are_reachable_by_name() -> None:
         ("a.md", "markdown"),
         ("a.tex", "latex"),
         ("a.sol", "solidity"),
+        ("problem.smt2", "smtlib"),
         ("/deep/dir.with.dots/main.kt", "kotlin"),
         (Path("x") / "y.zig", "zig"),
     ],

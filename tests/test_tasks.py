@@ -22,6 +22,7 @@ from treereduce_py.tasks import (
     Hoist,
     Rename,
     Replace,
+    Substitute,
     Task,
     anchor,
     gain,
@@ -271,7 +272,7 @@ def test_rebased_tasks_apply_exactly_when_their_nodes_are_live(
     table, edits, task = case
     before = render(table, edits)
     out = task_edits(table, edits, task)
-    assert not isinstance(task, Rename)  # not generated here
+    assert not isinstance(task, Rename | Substitute)  # not generated here
     if isinstance(task, DeleteChunk):
         live = [n for n in task.nodes if edits.is_live(table, n)]
         assert (out is None) == (not live)
@@ -323,3 +324,18 @@ def test_anchor_is_the_first_node_a_task_touches() -> None:
 def test_tasks_are_hashable_values() -> None:
     assert Delete(3) == Delete(3)
     assert len({Delete(3), Delete(3), Replace(3, b"0"), DeleteChunk((1, 2), 1, 0, 0)}) == 3
+
+
+def test_substitute_replaces_each_live_node_by_its_own_text() -> None:
+    table = table_of("smtlib", b"(declare-const x Int)(assert (= x x))")
+    decl, _ = (c for c in table.children(0) if table.named[c])
+    uses = [i for i in range(len(table)) if table.text(i) == b"x" and i > table.last[decl]]
+    task = Substitute((*((u, b"0") for u in uses), (decl, b"")))
+    assert gain(table, task) == len(b"(declare-const x Int)")
+    assert anchor(task) == uses[0]
+    out = task_edits(table, Edits(), task)
+    assert out is not None and render(table, out) == b"(assert (= 0 0))"
+    gone = task_edits(table, Edits(), Delete(decl))
+    assert gone is not None
+    rebased = task_edits(table, gone, task)
+    assert rebased is not None and render(table, rebased) == b"(assert (= 0 0))"

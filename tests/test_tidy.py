@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from treereduce_py.tidy import dedent, tidy_whitespace
+from treereduce_py.tidy import dedent, squeeze_brackets, tidy_whitespace
 
 
 def test_trailing_spaces_blank_runs_and_leading_blank_lines_go() -> None:
@@ -33,3 +33,17 @@ def test_tidying_never_grows_and_is_idempotent(text: bytes) -> None:
 def test_dedent_removes_common_indentation_only() -> None:
     assert dedent(b"    a\n      b\n") == b"a\n  b\n"
     assert dedent(b"\xff  x\n") == b"\xff  x\n"  # not UTF-8: untouched
+
+
+def test_spaces_inside_brackets_go_but_indentation_stays() -> None:
+    assert squeeze_brackets(b"(assert (( (f x) ) ))\n") == b"(assert (((f x))))\n"
+    assert squeeze_brackets(b"f( a, b )\n    )\n") == b"f(a, b)\n    )\n"
+
+
+@given(st.text(alphabet=" \t\n()[]ab", max_size=40).map(str.encode))
+def test_squeezing_brackets_only_removes_spaces(text: bytes) -> None:
+    once = squeeze_brackets(text)
+    assert once.replace(b" ", b"").replace(b"\t", b"") == text.replace(b" ", b"").replace(
+        b"\t", b""
+    )
+    assert squeeze_brackets(once) == once

@@ -1,60 +1,67 @@
-"""The syntax check, incremental: a candidate is parsed by editing the pass's tree, not afresh.
+"""The syntax check, incremental: a candidate is parsed by editing a tree already parsed.
 
-Every candidate of a pass is the pass's text with some node spans replaced (an `Edits` value).
-tree-sitter is built for exactly this: tell a copy of the old tree which byte ranges changed
-(`Tree.edit`) and parse the new text with it; every subtree outside the changed ranges is reused
-without being lexed again. So the check costs about the size of the edits (plus a walk over the
-edited paths), not the size of the file: 0.1 s instead of 3 s for one deletion at 10 MB.
+Every candidate of a pass is some committed state's text with a few more node spans replaced. A
+committed state's parse is already known (its candidate was checked before it was committed), so
+tree-sitter is told which byte ranges of that state's text the candidate changes (`Tree.edit` on a
+copy) and reparses with it: every subtree outside the changed ranges is reused without being lexed
+again. The check therefore costs about the size of the task's own edit, not of the file, and not
+of everything the pass has deleted so far: 10 ms instead of 3 s for one deletion at 10 MB.
 
-Edits closer than `COALESCE_GAP` bytes are told to tree-sitter as one changed range (the text
-between them unchanged but re-lexed), so a chunk of ten thousand deleted siblings costs one
-`Tree.edit`, not ten thousand Python calls. Positions are given as bytes and (row, column)
-points; the points of the old text come from a line index built once per pass.
+The bases are the pass's text (with its tree) and the last few committed states, each found by
+the identity of its `Edits` value: the engine says which state a candidate was built on
+(`since`) and which candidate it committed (`committed`). A candidate whose state is no longer a
+base, or whose changed ranges hold more old text than the candidate itself (tree-sitter visits
+every old node in a changed range), is parsed afresh, and so is one checked without edits
+(polishing, the original); `full_parses` and `incremental_parses` count both kinds.
 
-tree-sitter's edit and reparse still visit every old node inside a changed range, so when more
-of the old text changed than the candidate holds (a 1 MB pass whose candidates are 20 KB by now),
-the candidate is parsed afresh instead. A check without edits (polishing, the original) is a full
-parse too; `full_parses` and `incremental_parses` count both kinds.
+Changed ranges closer than `COALESCE_GAP` bytes are one range for tree-sitter, so a chunk of ten
+thousand deleted siblings is one `Tree.edit`. Ranges are given in bytes only, with zero points:
+nothing here reads a node's row or column, and the byte offsets are what reuse depends on.
 """
 
 from __future__ import annotations
 
-import re
 import threading
-from array import array
-from bisect import bisect_right
-from collections.abc import Iterator
+from collections import OrderedDict
 
 import tree_sitter
 
-from treereduce_py.edits import Edits
+from treereduce_py.edits import Edits, Span
 from treereduce_py.languages import new_parser
 from treereduce_py.syntax import NodeTable, count_errors
 
-# Edited spans closer than this are one changed range for tree-sitter.
+# Changed ranges closer than this are one range for tree-sitter.
 COALESCE_GAP = 256
+# Committed states kept as bases, and checked candidates kept in case they are committed.
+BASES = 3
+RECENT = 64
 
-Point = tuple[int, int]
+_ZERO = (0, 0)
 
 
 class SyntaxCheck:
-    """Counts the parse errors of candidates of one pass (of `table`, whose text `tree` parses).
+    """Counts the parse errors of candidates of one pass over `table`, whose text `tree` parses.
 
-    Without a tree (or without edits) it parses from scratch. Thread-safe: each thread has its
-    own parser, and the shared tree is only ever copied.
+    Without a table and tree it always parses afresh. Thread-safe: each thread has its own
+    parser, shared trees are only ever copied, and the bookkeeping is under a lock.
     """
 
     def __init__(
         self, language: str, table: NodeTable | None = None, tree: tree_sitter.Tree | None = None
     ) -> None:
         self.language = language
-        self.table = table
-        self.tree = tree if table is not None else None
         self._local = threading.local()
-        self._lines: array[int] | None = None
         self._lock = threading.Lock()
+        # id(edits) -> (edits, parse of that state's text): the pass's text and recent commits.
+        self._bases: OrderedDict[int, tuple[Edits, tree_sitter.Tree]] = OrderedDict()
+        # id(spans) -> (spans, parse): checked candidates, one of which may be committed next.
+        self._recent: OrderedDict[int, tuple[list[Span], tree_sitter.Tree]] = OrderedDict()
         self.full_parses = 0
         self.incremental_parses = 0
+        if table is not None and tree is not None:
+            self._start: tuple[Edits, tree_sitter.Tree] | None = (Edits(), tree)
+        else:
+            self._start = None
 
     def parser(self) -> tree_sitter.Parser:
         """This thread's parser."""
@@ -63,77 +70,62 @@ class SyntaxCheck:
             parser = self._local.parser = new_parser(self.language)
         return parser
 
-    def parse(self, text: bytes, edits: Edits | None = None) -> tree_sitter.Tree:
-        """The parse tree of `text`, which is this pass's text with `edits` applied (if given)."""
-        ranges = [] if edits is None or self.tree is None else list(self._ranges(edits, text))
-        # tree-sitter's edit and reparse visit every old node in a changed range: when more old
-        # text changed than the candidate has, parsing the candidate afresh is cheaper.
-        if self.tree is None or not ranges or sum(r[1] - r[0] for r in ranges) >= len(text):
+    def parse(
+        self, text: bytes, spans: list[Span] | None = None, since: Edits | None = None
+    ) -> tree_sitter.Tree:
+        """The parse tree of `text`: the text of the state whose edits are `since` (the pass's
+        text when not given) with `spans` of it replaced (edits.spans_since, edits.diff)."""
+        base = self._base(since) if spans is not None else None
+        ranges = _coalesced(spans) if base is not None and spans else []
+        if base is None or not ranges or sum(e - s for s, e, _ in ranges) >= len(text):
             with self._lock:
                 self.full_parses += 1
-            return self.parser().parse(text)
-        old = self.tree.copy()
-        for s, e, new_end, start, old_end, new_end_point in reversed(ranges):
-            old.edit(s, e, new_end, start, old_end, new_end_point)
-        with self._lock:
-            self.incremental_parses += 1
-        return self.parser().parse(text, old)
+            tree = self.parser().parse(text)
+        else:
+            old = base.copy()
+            for s, e, new_len in reversed(ranges):
+                old.edit(s, e, s + new_len, _ZERO, _ZERO, _ZERO)
+            tree = self.parser().parse(text, old)
+            with self._lock:
+                self.incremental_parses += 1
+        if spans is not None and self._start is not None:
+            with self._lock:
+                self._recent[id(spans)] = (spans, tree)
+                while len(self._recent) > RECENT:
+                    self._recent.popitem(last=False)
+        return tree
 
-    def errors(self, text: bytes, edits: Edits | None = None) -> int:
+    def errors(
+        self, text: bytes, spans: list[Span] | None = None, since: Edits | None = None
+    ) -> int:
         """ERROR and MISSING nodes in the parse of `text` (see `parse`)."""
-        return count_errors(self.parse(text, edits))
+        return count_errors(self.parse(text, spans, since))
 
-    def _ranges(
-        self, edits: Edits, text: bytes
-    ) -> Iterator[tuple[int, int, int, Point, Point, Point]]:
-        """The changed ranges, ascending and coalesced: old start/end, new end, and their points.
+    def committed(self, edits: Edits, spans: list[Span]) -> None:
+        """The engine committed the candidate checked with `spans`, whose edits are `edits`:
+        its parse becomes a base."""
+        with self._lock:
+            known = self._recent.pop(id(spans), None)
+            if known is not None and known[0] is spans:
+                self._bases[id(edits)] = (edits, known[1])
+                while len(self._bases) > BASES:
+                    self._bases.popitem(last=False)
 
-        Applied to the tree from last to first, each range's old coordinates are still those of
-        the pass's text, and its new end is measured in the candidate `text`.
-        """
-        table = self.table
-        assert table is not None
-        start, end, repl = table.start, table.end, edits.replacements
-        shift = 0  # candidate offset - old offset, before the current range
-        cur: list[int] | None = None  # [old start, old end, new length]
-        for i in edits.order:
-            s, e = start[i], end[i]
-            if cur is not None and s - cur[1] <= COALESCE_GAP:
-                # As render does: a node starting before the previous end (zero-width) is cut
-                # from where the previous one ended.
-                cur[2] += max(0, s - cur[1]) + len(repl[i])
-                cur[1] = max(cur[1], e)
-                continue
-            if cur is not None:
-                yield self._range(cur, shift, text)
-                shift += cur[2] - (cur[1] - cur[0])
-            cur = [s, e, len(repl[i])]
-        if cur is not None:
-            yield self._range(cur, shift, text)
-
-    def _range(
-        self, span: list[int], shift: int, text: bytes
-    ) -> tuple[int, int, int, Point, Point, Point]:
-        s, e, new_len = span
-        start, old_end = self._point(s), self._point(e)
-        new_s = s + shift
-        new_e = new_s + new_len
-        rows = text.count(b"\n", new_s, new_e)
-        # The new end's column: from the last newline the replacement brought, if any.
-        col = new_e - (text.rfind(b"\n", new_s, new_e) + 1) if rows else start[1] + new_len
-        return s, e, s + new_len, start, old_end, (start[0] + rows, col)
-
-    def _point(self, offset: int) -> Point:
-        """(row, column) of a byte offset in the pass's text."""
-        lines = self._lines
-        if lines is None:
-            assert self.table is not None
-            src = self.table.source
-            lines = array("I", [0])
-            lines.extend(m.end() for m in _NEWLINE.finditer(src))
-            self._lines = lines
-        row = bisect_right(lines, offset) - 1
-        return row, offset - lines[row]
+    def _base(self, since: Edits | None) -> tree_sitter.Tree | None:
+        with self._lock:
+            if since is None or not since.order:
+                return None if self._start is None else self._start[1]
+            known = self._bases.get(id(since))
+        return known[1] if known is not None and known[0] is since else None
 
 
-_NEWLINE = re.compile(b"\n")
+def _coalesced(spans: list[Span]) -> list[tuple[int, int, int]]:
+    """(start, old end, new length) of the spans, those closer than COALESCE_GAP merged."""
+    out: list[tuple[int, int, int]] = []
+    for s, e, text in spans:
+        if out and s - out[-1][1] <= COALESCE_GAP:
+            ps, pe, plen = out[-1]
+            out[-1] = (ps, e, plen + (s - pe) + len(text))
+        else:
+            out.append((s, e, len(text)))
+    return out

@@ -15,6 +15,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from itertools import accumulate
 
 from treereduce_py.syntax import NodeTable
 
@@ -26,6 +27,8 @@ class Edits:
     replacements: Mapping[int, bytes] = field(default_factory=dict)
     # Sorted edited node indices (pre-order), kept in step with `replacements`.
     order: tuple[int, ...] = ()
+    # The length change of each edit in `order` (replacement minus span), for `shifts`.
+    changes: tuple[int, ...] = ()
 
     def __len__(self) -> int:
         return len(self.order)
@@ -61,18 +64,22 @@ class Edits:
             reach = table.last[i]
         repl = dict(self.replacements)
         merged: list[int] = []
+        changes: list[int] = []
         pos = 0
         for i, text in fresh:
             lo = bisect_left(order, i, pos)
             hi = bisect_right(order, table.last[i], lo)
             merged.extend(order[pos:lo])
+            changes.extend(self.changes[pos:lo])
             for j in order[lo:hi]:
                 del repl[j]
             merged.append(i)
+            changes.append(len(text) - (table.end[i] - table.start[i]))
             repl[i] = text
             pos = hi
         merged.extend(order[pos:])
-        return Edits(repl, tuple(merged))
+        changes.extend(self.changes[pos:])
+        return Edits(repl, tuple(merged), tuple(changes))
 
     def with_edit(self, table: NodeTable, i: int, text: bytes) -> Edits | None:
         return self.with_edits(table, [(i, text)])
@@ -87,9 +94,9 @@ def render(table: NodeTable, edits: Edits, node: int = 0) -> bytes:
     """The text of `node`'s subtree (by default the whole source) with the edits applied."""
     if node in edits.replacements:
         return edits.replacements[node]
-    src = table.source
+    src = memoryview(table.source)  # slices share the source: the join is the one copy
     lo, hi = (0, len(src)) if node == 0 else (table.start[node], table.end[node])
-    parts: list[bytes] = []
+    parts: list[bytes | memoryview] = []
     pos = lo
     first = bisect_left(edits.order, node)
     last = bisect_right(edits.order, table.last[node])
@@ -101,4 +108,86 @@ def render(table: NodeTable, edits: Edits, node: int = 0) -> bytes:
         parts.append(edits.replacements[i])
         pos = max(pos, e)
     parts.append(src[pos:hi])
+    return b"".join(parts)
+
+
+# Building candidates from a committed state's text ------------------------------------------
+#
+# `render` sweeps every edit of the pass: at 10 MB, after a chunk of ten thousand deletions, that
+# is a Python loop of ten thousand steps and a copy of the file for each candidate. A candidate is
+# a committed state plus a task, so it is built instead from the state's text and the few spans
+# the task changes in it: `spans_since` maps the task's nodes into the state's text through the
+# prefix sums of its edits' length changes (`shifts`), and `apply` copies the unchanged stretches
+# once. The syntax check reuses the same spans to edit the state's parse tree.
+
+Span = tuple[int, int, bytes]  # (start, end, replacement) in some state's text
+
+
+def shifts(edits: Edits) -> list[int]:
+    """Prefix sums of the edits' length changes: `shifts[k]` for the first k edits in order.
+    An offset of the pass's text that follows k edits lies at offset + shifts[k] after them."""
+    return [0, *accumulate(edits.changes)]
+
+
+def spans_since(
+    table: NodeTable, base: Edits, base_shifts: Sequence[int], new: Iterable[tuple[int, bytes]]
+) -> list[Span]:
+    """What `base.with_edits(table, new)` changes, as spans of the base's text: sorted and
+    disjoint, a new node inside another new one dropped, base edits inside a new node replaced
+    with it. Call it only when `with_edits` did not refuse (no new node inside a base edit)."""
+    order, start, end, last = base.order, table.start, table.end, table.last
+    out: list[Span] = []
+    reach = -1  # the last node covered by the new edits taken so far
+    for i, text in sorted(dict(new).items()):
+        if i <= reach:
+            continue
+        reach = last[i]
+        k = bisect_left(order, i)
+        j = bisect_right(order, reach, k)
+        _add_span(out, start[i] + base_shifts[k], end[i] + base_shifts[j], text)
+    return out
+
+
+def diff(
+    table: NodeTable, base: Edits, base_shifts: Sequence[int], new: Edits
+) -> list[Span] | None:
+    """What turns the base's text into the text of `new`, as spans of the base's text; None when
+    `new` does not extend `base` (some edit of `base` is neither in `new` nor inside one of its
+    edits). Linear in the edits: for merges, which apply several tasks."""
+    had, had_repl, repl = base.order, base.replacements, new.replacements
+    start, end, last = table.start, table.end, table.last
+    out: list[Span] = []
+    j, n = 0, len(had)
+    for i in new.order:
+        if j < n and had[j] < i:
+            return None
+        if j < n and had[j] == i and had_repl[i] == repl[i]:
+            j += 1
+            continue
+        k = j
+        while j < n and had[j] <= last[i]:
+            j += 1
+        _add_span(out, start[i] + base_shifts[k], end[i] + base_shifts[j], repl[i])
+    return out if j == n else None
+
+
+def _add_span(out: list[Span], s: int, e: int, text: bytes) -> None:
+    # As `render` does: a node starting before the previous end (zero-width) is cut from there.
+    if out and s < out[-1][1]:
+        s = out[-1][1]
+    out.append((s, max(s, e), text))
+
+
+def apply(text: bytes, spans: Sequence[Span]) -> bytes:
+    """`text` with each span replaced: one copy of the unchanged stretches."""
+    if not spans:
+        return text
+    view = memoryview(text)
+    parts: list[bytes | memoryview] = []
+    pos = 0
+    for s, e, replacement in spans:
+        parts.append(view[pos:s])
+        parts.append(replacement)
+        pos = e
+    parts.append(view[pos:])
     return b"".join(parts)

@@ -29,12 +29,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from treereduce_py import events
-from treereduce_py.edits import Edits, render
+from treereduce_py.edits import Edits, Span, apply, diff, shifts, spans_since
 from treereduce_py.heap import Key, TaskHeap
 from treereduce_py.judge import Judge
 from treereduce_py.output import BestSoFar
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Planner, Task, anchor, gain, task_edits
+from treereduce_py.tasks import Planner, Task, anchor, gain, task_edits, task_pairs
 
 # Merge tasks go before every ordinary task: they carry successes already found.
 MERGE_PRIORITY = 1 << 48
@@ -42,7 +42,21 @@ MERGE_PRIORITY = 1 << 48
 
 @dataclass(frozen=True)
 class _State:
+    """A committed state: its edits, its text, and the edits' prefix sums of length changes
+    (`edits.shifts`), with which candidates are built from this text."""
+
     edits: Edits
+    text: bytes
+    shifts: Sequence[int] = (0,)
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    """A task applied to a state: the new edits, what they change in the state's text, and
+    the resulting text."""
+
+    edits: Edits
+    spans: list[Span]
     text: bytes
 
 
@@ -150,17 +164,16 @@ class _Pass:
     def attempt(self, task: Task, worker: int) -> None:
         """Test `task` on the current state; commit, propose, or settle it as failed."""
         base = self.state
-        edits = task_edits(self.table, base.edits, task)
-        if edits is None:  # its nodes are gone: nothing left to try
+        cand = self.candidate(base, task)
+        if cand is None:  # its nodes are gone: nothing left to try
             return self.settle([task], True)
-        candidate = render(self.table, edits)
-        if len(candidate) >= len(base.text):
+        if len(cand.text) >= len(base.text):
             return self.settle([task], False)
         if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
-        if not self.judge(candidate, worker, edits):
+        if not self.judge(cand.text, worker, cand.spans, base.edits):
             return self.settle([task], False)
-        if self.commit(base, edits, candidate):
+        if self.commit(base, cand):
             return self.settle([task], True)
         self.propose([task])
 
@@ -192,9 +205,11 @@ class _Pass:
     def verify(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
         """Test the union of `applied` on `base` and settle them; False when it failed and its
         halves were queued instead (GreeDDy's fallback: the first half next, then the second)."""
-        candidate = render(self.table, edits)
-        if len(candidate) < len(base.text) and self.judge(candidate, worker, edits):
-            self.settle(applied, self.commit(base, edits, candidate, merging=True))
+        spans = diff(self.table, base.edits, base.shifts, edits)
+        assert spans is not None  # the union was built on `base`
+        cand = _Candidate(edits, spans, apply(base.text, spans))
+        if len(cand.text) < len(base.text) and self.judge(cand.text, worker, spans, base.edits):
+            self.settle(applied, self.commit(base, cand, merging=True))
         elif len(applied) == 1 or self.judge.stop_reason is not None:
             self.settle(applied, False)
         else:
@@ -214,19 +229,21 @@ class _Pass:
                 self.merging = True
                 self.heap.push(_Merge(), MERGE_PRIORITY, -1)
 
-    def commit(self, base: _State, edits: Edits, candidate: bytes, merging: bool = False) -> bool:
+    def commit(self, base: _State, cand: _Candidate, merging: bool = False) -> bool:
         """Install an interesting candidate built on `base`, if `base` is still current and no
         merge is under way (its union would go stale); `merging` says this is that merge."""
+        state = _State(cand.edits, cand.text, shifts(cand.edits))  # outside the lock
         with self.lock:
             if self.state is not base or self.judge.stop_reason is not None:
                 return False
             if self.merging and not merging:
                 return False
-            self.state = _State(edits, candidate)
-            self.engine.best.offer(candidate)  # under the lock: writes land in commit order
-            self.judge.cache.shrink_to(len(candidate))
+            self.state = state
+            self.judge.check.committed(cand.edits, cand.spans)  # the next checks' base
+            self.engine.best.offer(cand.text)  # under the lock: writes land in commit order
+            self.judge.cache.shrink_to(len(cand.text))
         stats = self.engine.stats()
-        self.engine.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
+        self.engine.emit(events.Improvement(len(cand.text), stats, elapsed=stats.elapsed))
         return True
 
     def settle(self, tasks: Iterable[Task], accepted: bool) -> None:
@@ -250,9 +267,9 @@ class _Pass:
             if not batch:
                 break
             base = self.state
-            cands = [self.candidate(base, task) for _, task in batch]
+            cands = [self.shorter(base, task) for _, task in batch]
             futures = [
-                pool.submit(self.judge, c[1], w, c[0]) if c is not None else None
+                pool.submit(self.judge, c.text, w, c.spans, base.edits) if c is not None else None
                 for w, c in enumerate(cands)
             ]
             answers = [f.result() if f is not None else False for f in futures]
@@ -265,7 +282,7 @@ class _Pass:
         self,
         base: _State,
         batch: list[tuple[Key, _Item]],
-        cands: list[tuple[Edits, bytes] | None],
+        cands: list[_Candidate | None],
         answers: list[bool],
     ) -> None:
         for k, ((key, task), cand, ok) in enumerate(zip(batch, cands, answers, strict=True)):
@@ -273,19 +290,26 @@ class _Pass:
             top = self.heap.top_key()
             if k > 0 and top is not None and top < key:
                 return self.put_back(batch[k:])
-            if ok and cand is not None and self.commit(base, *cand):
+            if ok and cand is not None and self.commit(base, cand):
                 self.settle([task], True)
                 return self.put_back(batch[k + 1 :])
             self.settle([task], False)
         return None
 
-    def candidate(self, base: _State, task: _Item) -> tuple[Edits, bytes] | None:
+    def candidate(self, base: _State, task: _Item) -> _Candidate | None:
+        """`task` applied to `base`, built from its text; None when the task no longer applies."""
         assert not isinstance(task, _Merge)
-        edits = task_edits(self.table, base.edits, task)
-        if edits is None:
+        pairs = task_pairs(self.table, base.edits, task)
+        edits = None if pairs is None else base.edits.with_edits(self.table, pairs)
+        if pairs is None or edits is None:
             return None
-        text = render(self.table, edits)
-        return (edits, text) if len(text) < len(base.text) else None
+        spans = spans_since(self.table, base.edits, base.shifts, pairs)
+        return _Candidate(edits, spans, apply(base.text, spans))
+
+    def shorter(self, base: _State, task: _Item) -> _Candidate | None:
+        """The candidate of `task` on `base` if it is shorter than the state's text."""
+        cand = self.candidate(base, task)
+        return cand if cand is not None and len(cand.text) < len(base.text) else None
 
     def put_back(self, items: list[tuple[Key, _Item]]) -> None:
         self.heap.push_all((task, -key[0], key[1]) for key, task in items)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 from treereduce_py.cache import Cache, digest
 from treereduce_py.check import SyntaxCheck
-from treereduce_py.edits import Edits
+from treereduce_py.edits import Edits, Span
 from treereduce_py.oracle import Oracle
 
 
@@ -121,9 +121,16 @@ class Judge:
         self.running: dict[int, float] = {}
         self._starting = 0  # tests allowed to start whose answer is not in yet
 
-    def __call__(self, candidate: bytes, worker: int, edits: Edits | None = None) -> bool:
-        """Is `candidate` interesting? `edits` say how it differs from the pass's text (for the
-        incremental check; without them the check parses the whole candidate)."""
+    def __call__(
+        self,
+        candidate: bytes,
+        worker: int,
+        spans: list[Span] | None = None,
+        since: Edits | None = None,
+    ) -> bool:
+        """Is `candidate` interesting? `spans` say what it changes in the text of the state
+        whose edits are `since` (for the incremental check; without them the check parses the
+        whole candidate)."""
         key = digest(candidate)
         known = self.cache.get(key)
         if known is not None:
@@ -131,17 +138,24 @@ class Judge:
         if not self.syntax_strict:
             return self._test(key, candidate, worker)
         if self.order.check_first():
-            if not self._syntax_ok(key, candidate, edits, first=True):
+            if not self._syntax_ok(key, candidate, spans, since, first=True):
                 return False
             return self._test(key, candidate, worker)
         return self._test(key, candidate, worker, cache=False) and self._syntax_ok(
-            key, candidate, edits, first=False
+            key, candidate, spans, since, first=False
         )
 
-    def _syntax_ok(self, key: bytes, candidate: bytes, edits: Edits | None, first: bool) -> bool:
+    def _syntax_ok(
+        self,
+        key: bytes,
+        candidate: bytes,
+        spans: list[Span] | None,
+        since: Edits | None,
+        first: bool,
+    ) -> bool:
         """No more parse errors than the best; a rejection is counted and cached."""
         began = time.perf_counter()
-        ok = self.check.errors(candidate, edits) <= self.max_errors
+        ok = self.check.errors(candidate, spans, since) <= self.max_errors
         self.order.checked(time.perf_counter() - began, (not ok) if first else None)
         if not ok:
             with self.lock:

@@ -9,6 +9,12 @@ change here.
 
 from __future__ import annotations
 
+# Languages with no grammar of their own, read through a pack grammar whose syntax covers theirs.
+# They keep their own name (for query files, the language's mutators, messages).
+# SMT-LIB v2 is S-expressions; of the pack's Lisp grammars, scheme parses it without errors
+# (quoted |symbols|, #b/#x literals, "" escapes, comments; tests/test_smtlib.py).
+DIALECTS: dict[str, str] = {"smtlib": "scheme"}
+
 # Names people type for a language, lower case. Keys are tried after the pack's own names.
 ALIASES: dict[str, str] = {
     "js": "javascript",
@@ -78,6 +84,9 @@ ALIASES: dict[str, str] = {
     "asciidoc": "rst",
     "restructuredtext": "rst",
     "wasm": "wat",
+    "smt2": "smtlib",
+    "smt": "smtlib",
+    "smtlib2": "smtlib",
     "webassembly": "wat",
     "arm": "asm",
     "assembly": "asm",
@@ -325,6 +334,8 @@ EXTENSIONS: dict[str, str] = {
     ".scss": "scss",
     ".smali": "smali",
     ".smithy": "smithy",
+    ".smt2": "smtlib",
+    ".smt": "smtlib",
     ".sol": "solidity",
     ".rq": "sparql",
     ".sparql": "sparql",

@@ -2,7 +2,9 @@
 
 Every grammar comes from `tree-sitter-language-pack` (0.13 bundles ~170 of them in the wheel, so
 nothing is downloaded). A language is named by the pack's own name; users may also write the
-names people actually type (`js`, `c++`, `golang`, `C#`), in any case. A file's language is
+names people actually type (`js`, `c++`, `golang`, `C#`), in any case. A few languages without a
+grammar of their own (SMT-LIB) are read through a pack grammar whose syntax covers theirs
+(`language_table.DIALECTS`) and keep their own name. A file's language is
 detected from its name (well-known file names, then its extension, then name patterns such as
 `Dockerfile.dev`) and, for scripts without a known extension, from the `#!` line. The tables
 (names, aliases, extensions, interpreters) live in `language_table.py`; this module is the logic
@@ -25,6 +27,7 @@ import tree_sitter_language_pack as _pack
 from treereduce_py.language_table import (
     ALIASES,
     CASED_EXTENSIONS,
+    DIALECTS,
     EXTENSIONS,
     FILE_NAMES,
     FILE_PATTERNS,
@@ -74,8 +77,9 @@ def _squash(name: str) -> str:
     return _SQUASH_RE.sub("", name.lower())
 
 
-_NAMES = frozenset(_AVAILABLE)
-_BY_SQUASHED: dict[str, str] = {_squash(name): name for name in _AVAILABLE}
+# Pack grammars and the dialects read through one of them (language_table.DIALECTS).
+_NAMES = frozenset(_AVAILABLE) | frozenset(DIALECTS)
+_BY_SQUASHED: dict[str, str] = {_squash(name): name for name in sorted(_NAMES)}
 
 
 def _lookup(name: str) -> str | None:
@@ -91,7 +95,7 @@ def _lookup(name: str) -> str | None:
 
 def _suggestions(name: str) -> tuple[str, ...]:
     key = name.strip().lower()
-    close = difflib.get_close_matches(key, _AVAILABLE, n=3, cutoff=0.75)
+    close = difflib.get_close_matches(key, sorted(_NAMES), n=3, cutoff=0.75)
     if close:
         return tuple(close)
     # Only when no real name is close, since aliases like "rscript" crowd out "javascript".
@@ -102,7 +106,8 @@ def _suggestions(name: str) -> tuple[str, ...]:
 def canonical(name: str) -> str:
     """The pack's name for the language `name`.
 
-    Accepts the pack's names, common aliases (`js`, `c++`, `golang`, `C#`, `yml`, ...), usual
+    Accepts the pack's names, the dialects read through one of its grammars (`smtlib`), common
+    aliases (`js`, `c++`, `golang`, `C#`, `yml`, ...), usual
     extensions without the dot (`rs`, `kts`), in any case, with `-`, `_` or spaces interchangeable.
     Raises UnknownLanguage (a ValueError) otherwise, suggesting close names when there are some.
     """
@@ -117,8 +122,9 @@ _LOAD_LOCK = threading.Lock()
 
 @functools.cache
 def _load(name: str) -> tree_sitter.Language:
-    # `name` is one of _AVAILABLE, i.e. a member of the pack's SupportedLanguage Literal.
-    return _pack.get_language(typing.cast("_pack.SupportedLanguage", name))
+    # `name` is one of _NAMES; a dialect's grammar is a member of the pack's SupportedLanguage.
+    grammar = DIALECTS.get(name, name)
+    return _pack.get_language(typing.cast("_pack.SupportedLanguage", grammar))
 
 
 def get_language(name: str) -> tree_sitter.Language:

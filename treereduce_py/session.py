@@ -328,7 +328,7 @@ def prepare(
     # text is below REPLACE_MAX.
     wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
     hints = _hints(lang, tree, queries) if wants else []
-    facts = SyntaxFacts.build(table, languages.get_language(lang), hints, replacements=wants)
+    facts = SyntaxFacts.build(table, languages.get_language(lang), hints, lang, replacements=wants)
     return table, facts, tree
 
 

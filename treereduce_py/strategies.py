@@ -20,12 +20,13 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol
 
 import tree_sitter
 
 from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
+from treereduce_py.smtlib import SmtRules
 from treereduce_py.syntax import NodeTable
 from treereduce_py.tasks import Delete, DeleteChunk, Hoist, Planner, Rename, Replace, Task
 
@@ -35,14 +36,31 @@ TableKind = Literal["syntax", "lines", "tokens"]
 MAX_HOISTS = 4
 
 
+class LanguageRules(Protocol):
+    """A language's own knowledge of one parse (smtlib.SmtRules): which nodes may be deleted,
+    what a node may become instead, and tasks to try first. It replaces the generic guesses
+    (smallest node of the same kind, hoisting by kind)."""
+
+    def can_delete(self, node: int) -> bool: ...
+
+    def alternatives(self, node: int) -> list[Task]: ...
+
+    def initial(self) -> list[Task]: ...
+
+
+# Languages with rules of their own: a builder per language name.
+LANGUAGE_RULES: dict[str, Callable[[NodeTable], LanguageRules]] = {"smtlib": SmtRules.build}
+
+
 @dataclass(frozen=True)
 class SyntaxFacts:
-    """What the planners know about one parse beyond the table: replacement hints and the
-    grammar's supertypes (for hoisting compatibility)."""
+    """What the planners know about one parse beyond the table: replacement hints, the
+    grammar's supertypes (for hoisting compatibility) and the language's rules, if it has any."""
 
     replacements: dict[int, tuple[bytes, ...]] = field(default_factory=dict)
     smallest_of_kind: dict[str, bytes] = field(default_factory=dict)
     supertypes_of: dict[str, frozenset[str]] = field(default_factory=dict)
+    rules: LanguageRules | None = None
 
     @classmethod
     def build(
@@ -50,15 +68,20 @@ class SyntaxFacts:
         table: NodeTable,
         language: tree_sitter.Language | None,
         hints: Sequence[tuple[int, int, int, bytes]] = (),
+        lang: str = "",
         replacements: bool = True,
     ) -> SyntaxFacts:
-        """`hints` are (start, end, kind_id, text) replacements found by the query files.
+        """`hints` are (start, end, kind_id, text) replacements found by the query files;
+        `lang` names the language, for its rules (LANGUAGE_RULES).
 
         One sweep over the named nodes, comparing sizes before any text is sliced: a 10 MB
         input has millions of nodes, and slicing each one's text would copy its depth times
-        the input. Without `replacements`, only the supertypes (for hoisting) are gathered."""
+        the input. Without `replacements`, only the supertypes (for hoisting) and the rules are
+        gathered."""
+        rules = LANGUAGE_RULES.get(lang)
+        language_rules = rules(table) if rules is not None else None
         if not replacements:
-            return cls(supertypes_of=_supertypes(language))
+            return cls(supertypes_of=_supertypes(language), rules=language_rules)
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
@@ -84,6 +107,7 @@ class SyntaxFacts:
             {i: tuple(ts) for i, ts in replacements_at.items()},
             smallest,
             _supertypes(language),
+            language_rules,
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -170,8 +194,11 @@ class _ListReductions:
             return gid in self._groups
 
     def finish(self, task: DeleteChunk, edits: Edits) -> list[Task]:
-        """Record that a chunk was answered; the next round's tasks when the round is over."""
+        """Record that a chunk was answered; the next round's tasks when the round is over.
+        A chunk of no list reduction (a language rule's one-off chunk) has no next round."""
         with self._lock:
+            if task.group not in self._groups:
+                return []
             nodes, rnd, outstanding = self._groups[task.group]
             outstanding -= 1
             if outstanding > 0:
@@ -242,7 +269,8 @@ class TreePlanner:
         self._lock = threading.Lock()
 
     def initial(self) -> Iterable[Task]:
-        return [Delete(0)]
+        rules = self.facts.rules
+        return [Delete(0), *(rules.initial() if rules is not None else ())]
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         if isinstance(task, DeleteChunk):
@@ -250,9 +278,14 @@ class TreePlanner:
             if not accepted and len(task.nodes) == 1 and not task.complement:
                 out.extend(self.inside(task.nodes[0]))
             return out
-        if accepted or not isinstance(task, Delete):
+        if accepted:
             return ()
-        return self.explore(task.node)
+        if isinstance(task, Delete):
+            return self.explore(task.node)
+        # With rules, a node that cannot be deleted is explored once a mutation of it fails.
+        if self.facts.rules is not None and isinstance(task, (Replace, Hoist)):
+            return self.explore(task.node)
+        return ()
 
     def speculate(self, task: Task) -> Iterable[Task]:
         """What a failure of `task` would explore, started while it is being tested."""
@@ -284,6 +317,8 @@ class TreePlanner:
             self._explored.add(node)
         table = self.table
         kids = [c for c in table.children(node) if table.named[c]]
+        if self.facts.rules is not None:
+            return self._explore_by_rules(self.facts.rules, kids, eager)
         if len(kids) >= LIST_MIN:
             out = self.lists.start(kids)
             if eager and len(kids) <= EAGER_MAX:
@@ -299,10 +334,33 @@ class TreePlanner:
                 out.extend(self.explore(c))
         return out
 
+    def _explore_by_rules(self, rules: LanguageRules, kids: list[int], eager: bool) -> list[Task]:
+        """Only the children the rules let go are deleted (with CDD when there are LIST_MIN or
+        more); the others get their mutations, and are explored when one fails (or at once,
+        when they have none)."""
+        table = self.table
+        cut = [k for k in kids if rules.can_delete(k) and table.size(k) > 0]
+        out: list[Task] = self.lists.start(cut) if len(cut) >= LIST_MIN else []
+        for k in kids:
+            if k in cut and len(cut) >= LIST_MIN:
+                out.extend(self.inside(k, eager=False) if eager else ())
+            elif k in cut:
+                out.append(Delete(k))
+                out.extend(self.alternatives(k))
+            else:
+                mutations = self.alternatives(k)
+                out.extend(mutations or self.explore(k))
+        return out
+
     def alternatives(self, c: int) -> list[Task]:
         """Replacements and hoists for node `c` (tried when deleting it failed)."""
         table, facts = self.table, self.facts
         out: list[Task] = []
+        if facts.rules is not None:
+            return [
+                *(Replace(c, r) for r in facts.replacements.get(c, ())),
+                *facts.rules.alternatives(c),
+            ]
         if self.replace:
             size = table.size(c)
             out.extend(Replace(c, r) for r in facts.replacements.get(c, ()))

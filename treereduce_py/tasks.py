@@ -66,7 +66,15 @@ class Rename:
     text: bytes
 
 
-Task = Delete | Replace | Hoist | DeleteChunk | Rename
+@dataclass(frozen=True)
+class Substitute:
+    """Replace several nodes together, each by its own text: a variable by a constant at every
+    use, and its declaration by nothing (ddSMT's variable elimination, smtlib.py)."""
+
+    pairs: tuple[tuple[int, bytes], ...]
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute
 
 
 class Planner(Protocol):
@@ -88,6 +96,8 @@ def anchor(task: Task) -> int:
     """The first node a task touches: the deterministic tie-break between equal gains."""
     if isinstance(task, (DeleteChunk, Rename)):
         return task.nodes[0] if task.nodes else 0
+    if isinstance(task, Substitute):
+        return task.pairs[0][0] if task.pairs else 0
     return task.node
 
 
@@ -101,13 +111,22 @@ def gain(table: NodeTable, task: Task) -> int:
         return table.size(task.node) - table.size(task.target)
     if isinstance(task, Rename):
         return sum(table.size(n) - len(task.text) for n in task.nodes)
+    if isinstance(task, Substitute):
+        return sum(table.size(n) - len(text) for n, text in task.pairs)
     return sum(table.size(n) for n in task.nodes)
 
 
 def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
     """The edits with `task` applied, or None when the task no longer applies to them."""
+    pairs = task_pairs(table, edits, task)
+    return None if pairs is None else edits.with_edits(table, pairs)
+
+
+def task_pairs(table: NodeTable, edits: Edits, task: Task) -> list[tuple[int, bytes]] | None:
+    """The (node, replacement) pairs `task` adds to `edits`, or None when nothing of it is left
+    (`edits.with_edits` may still refuse them, when a node lies inside an edited subtree)."""
     if isinstance(task, Delete):
-        return edits.with_edits(table, _deletion(table, edits, task.node))
+        return _deletion(table, edits, task.node)
     if isinstance(task, DeleteChunk):
         pairs: list[tuple[int, bytes]] = []
         taken: set[int] = set()
@@ -117,17 +136,18 @@ def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
             more = _deletion(table, edits, n, taken)
             taken.update(p for p, _ in more)
             pairs.extend(more)
-        return edits.with_edits(table, pairs) if pairs else None
+        return pairs or None
     if isinstance(task, Rename):
         live = [(n, task.text) for n in task.nodes if edits.is_live(table, n)]
-        return edits.with_edits(table, live) if live else None
+        return live or None
+    if isinstance(task, Substitute):
+        pairs = [(n, text) for n, text in task.pairs if edits.is_live(table, n)]
+        return pairs or None
     if isinstance(task, Replace):
-        if not edits.is_live(table, task.node):
-            return None
-        return edits.with_edit(table, task.node, task.text)
+        return [(task.node, task.text)] if edits.is_live(table, task.node) else None
     if not edits.is_live(table, task.node) or not edits.is_live(table, task.target):
         return None
-    return edits.with_edit(table, task.node, render(table, edits, task.target))
+    return [(task.node, render(table, edits, task.target))]
 
 
 def _deletion(

@@ -7,6 +7,8 @@ import textwrap
 
 _BLANK_RUNS = re.compile(rb"\n[ \t]*\n(?:[ \t]*\n)+")
 _TRAILING = re.compile(rb"[ \t]+(?=\r?\n|$)")
+# Spaces right inside brackets: `( (a) )` -> `((a))` (what deletions leave in S-expressions).
+_INSIDE_BRACKETS = re.compile(rb"(?<=[(\[{])[ \t]+|(?<=\S)[ \t]+(?=[)\]}])")
 
 
 def tidy_whitespace(text: bytes) -> bytes:
@@ -24,4 +26,9 @@ def dedent(text: bytes) -> bytes:
         return text
 
 
-TIDIERS = (tidy_whitespace, dedent)
+def squeeze_brackets(text: bytes) -> bytes:
+    """Spaces and tabs after an opening or before a closing bracket removed (not indentation)."""
+    return _INSIDE_BRACKETS.sub(b"", text)
+
+
+TIDIERS = (tidy_whitespace, dedent, squeeze_brackets)
