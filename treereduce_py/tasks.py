@@ -66,7 +66,15 @@ class Rename:
     text: bytes
 
 
-Task = Delete | Replace | Hoist | DeleteChunk | Rename
+@dataclass(frozen=True)
+class Drop:
+    """Delete several nodes together: an optional part and its punctuation (`: int`, `-> str`,
+    from a query file's `@drop`), or a balanced pair of tokens (`(` with its `)`)."""
+
+    nodes: tuple[int, ...]
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename | Drop
 
 
 class Planner(Protocol):
@@ -86,7 +94,7 @@ class Planner(Protocol):
 
 def anchor(task: Task) -> int:
     """The first node a task touches: the deterministic tie-break between equal gains."""
-    if isinstance(task, (DeleteChunk, Rename)):
+    if isinstance(task, (DeleteChunk, Rename, Drop)):
         return task.nodes[0] if task.nodes else 0
     return task.node
 
@@ -121,6 +129,10 @@ def task_edits(table: NodeTable, edits: Edits, task: Task) -> Edits | None:
     if isinstance(task, Rename):
         live = [(n, task.text) for n in task.nodes if edits.is_live(table, n)]
         return edits.with_edits(table, live) if live else None
+    if isinstance(task, Drop):  # all or nothing: half a pair is not what was asked
+        if not all(edits.is_live(table, n) for n in task.nodes):
+            return None
+        return edits.with_edits(table, [(n, b"") for n in task.nodes])
     if isinstance(task, Replace):
         if not edits.is_live(table, task.node):
             return None
