@@ -41,11 +41,11 @@ def test_minimal_whitespace(lang: str, text: bytes, expected: bytes) -> None:
 def test_python_indentation_survives() -> None:
     text = (
         b"class A:\n    def f(self,  x):\n        if x :\n            return  'a  b'\n"
-        b"        return 2\n\n\nprint( A().f(1) )\n"
+        b"        return 2\n\n\nprint( A().f(1),\n       [2,\n        3] )\n"
     )
     out = minimal(text, "python")
     assert out == (
-        b"class A:\n def f(self,x):\n  if x:\n   return 'a  b'\n  return 2\nprint(A().f(1))"
+        b"class A:\n def f(self,x):\n  if x:\n   return 'a  b'\n  return 2\nprint(A().f(1),[2,3])"
     )
     namespace: dict[str, object] = {}
     exec(compile(out, "<min>", "exec"), namespace)  # still a valid program with the same blocks

@@ -14,6 +14,7 @@ What remains is a safe candidate; the interestingness test then decides, as for 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -38,9 +39,6 @@ _LITERAL_WORDS = (
     "regex",
     "raw_text",
 )
-
-# Two neighbours from this set can fuse into another operator (`- -` vs `--`, `/ *` vs `/*`).
-_OPERATOR_BYTES = frozenset(b"+-*/%<>=!&|^~.:?#@$\\")
 
 # Bytes a plan's check may parse (each try parses the whole text) before the bisection stops.
 MAX_PARSED_BYTES = 20_000_000
@@ -73,18 +71,28 @@ def plan(text: bytes, lang: str, keep_lines: bool = False) -> list[Gap]:
     drops the indentation and the spaces within lines.
     """
     leaves = _leaves(new_parser(lang).parse(text))
+    # Inside open brackets a layout language's line breaks carry nothing.
+    depths = list(
+        itertools.accumulate((_BRACKETS.get(text[s:e], 0) for s, e, _ in leaves), initial=0)
+    )
     layout = lang in LAYOUT_LANGUAGES
-    indents = _indent_levels(text, leaves) if layout else {}
+    indents = _indent_levels(text, leaves, depths) if layout else {}
     gaps: list[Gap] = []
     prev_end, prev_kind = 0, ""
-    for start, end, kind in [*leaves, (len(text), len(text), "")]:
+    for (start, end, kind), depth in zip(
+        [*leaves, (len(text), len(text), "")], depths, strict=True
+    ):
         old = text[prev_end:start]
         if old and not old.strip():  # only whitespace (a line continuation is not)
-            new = _stand_in(text, prev_end, start, prev_kind, layout, keep_lines, indents)
+            in_layout = layout and depth <= 0
+            new = _stand_in(text, prev_end, start, prev_kind, in_layout, keep_lines, indents)
             if new != old:
                 gaps.append(Gap(prev_end, start, new))
         prev_end, prev_kind = max(prev_end, end), kind
     return gaps
+
+
+_BRACKETS = {b"(": 1, b"[": 1, b"{": 1, b")": -1, b"]": -1, b"}": -1}
 
 
 def _stand_in(
@@ -109,10 +117,9 @@ def _stand_in(
 
 def _fuse(left: int, right: int) -> bool:
     """Would these two bytes run together into one token without a space between them?"""
-    if _word(left) and _word(right):
-        return True
-    # `>` closes generics (`Vec<Vec<u8>>`) more often than it starts `>>`: try it without.
-    return left in _OPERATOR_BYTES and right in _OPERATOR_BYTES and left != ord(">")
+    # Two operator characters may fuse (`- -` and `--`) or not (`>>` closing generics, `:?`):
+    # they are planned apart, and the parse check puts the space back where it is needed.
+    return _word(left) and _word(right)
 
 
 def _word(byte: int) -> bool:
@@ -140,13 +147,15 @@ def _leaves(tree: tree_sitter.Tree) -> list[tuple[int, int, str]]:
                 return leaves
 
 
-def _indent_levels(text: bytes, leaves: list[tuple[int, int, str]]) -> dict[int, int]:
-    """For each leaf that starts a line: its new indentation, the rank of its old one among all
-    the indentations in the text (so the order and equality of indentations are kept)."""
+def _indent_levels(
+    text: bytes, leaves: list[tuple[int, int, str]], depths: list[int]
+) -> dict[int, int]:
+    """For each leaf that starts a line outside brackets: its new indentation, the rank of its
+    old one among all those indentations (so their order and equality are kept)."""
     width: dict[int, int] = {}
-    for start, _, _ in leaves:
+    for (start, _, _), depth in zip(leaves, depths, strict=False):
         line = text.rfind(b"\n", 0, start) + 1
-        if not text[line:start].strip():
+        if depth <= 0 and not text[line:start].strip():
             width[start] = start - line
     rank = {w: k for k, w in enumerate(sorted(set(width.values())))}
     return {start: rank[w] for start, w in width.items()}
