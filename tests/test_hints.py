@@ -15,6 +15,7 @@ import tree_sitter_language_pack as pack
 
 from treereduce_py.hints import (
     CAPTURE,
+    DROP,
     SETTING,
     Hints,
     QueryFileError,
@@ -37,8 +38,11 @@ SAMPLES: dict[str, str] = {
         int main(void) {
             char c = '\\n'; double d = 3.25e10; int z = f(42, 100) ? 7 : 8;
             printf("%d\\n", z);
+            struct S s; __attribute__((unused)) int w;
+            if (c) d = (double)sizeof(struct S); else z = arr[0] + s.a + -z;
             return 1 + 2;
         }
+        static int g(void) { return 0; }
     """,
     "cpp": """
         #include <vector>
@@ -57,6 +61,9 @@ SAMPLES: dict[str, str] = {
     "rust": """
         struct P { x: i32, y: Vec<String> }
         enum E { A(u8), B { z: f64 } }
+        #![allow(dead_code)]
+        #[derive(Debug)]
+        pub struct W<Q> where Q: Copy { q: Q }
         trait T { fn t(&self) -> u64; }
         impl T for P { fn t(&self) -> u64 { self.x as u64 } }
         fn f(a: i32, b: &str) -> Result<i32, String> {
@@ -66,7 +73,9 @@ SAMPLES: dict[str, str] = {
             let arr = [1.5, 2.25];
             let c = '\\n';
             let s = r#"raw"#;
-            let cl = |q: i32| q + 1;
+            let cl = |q: i32| -> i32 { q + 1 };
+            let mut m = &v;
+            if !true { m = &v; } else { let _ = match a { _ => -a }; }
             Err(String::from("no"))
         }
     """,
@@ -75,10 +84,18 @@ SAMPLES: dict[str, str] = {
         class A(Base):
             \"\"\"Doc.\"\"\"
             x: int = 12345
+            @staticmethod
+            async def n(c: int = 3) -> int:
+                for i in c:
+                    await c
+                else:
+                    return lambda: -c if not c else 1
             def m(self, a: list[int], b=2.5):
                 if a and len(a) > 2:
                     return self.m(a[1:], b=b * 2)
                 elif b is None:
+                    pass
+                else:
                     pass
                 while a is not None:
                     break
@@ -93,9 +110,10 @@ SAMPLES: dict[str, str] = {
         class C extends Base { m(v) { return v.length * 2; } }
         function f(a, b = 2.5) {
           if (a > 3 && b) { return `t${a}` + 'q'; }
-          while (a--) { continue; }
+          while (a--) { continue; } if (!a) {} else { o["k"] = [a = 1] = [2]; }
           const o = { k: 1, arr: [1, 2, 3] };
           const g = (q) => q + 1;
+          async function aw() { await g; }
           const h = function (z) { return z; };
           const r = cond ? foo(1, 2) : new Bar();
           const el = <div className="x">hi</div>;
@@ -106,12 +124,12 @@ SAMPLES: dict[str, str] = {
         interface I { a: number; b?: string[] }
         type T = { k: Map<string, number> } | null;
         enum Color { Red = 1, Green }
-        class C implements I {
-          a: number = 12345;
-          m(v: Array<number>): number { return v.length * 2; }
+        class C extends D implements I {
+          private a: number = 12345;
+          override m<U>(v: Array<number>, w?: U): number { return v.length * 2; }
         }
         function f(a: number, b = 2.5): string {
-          if (a > 3 && b) { return `t${a}` + 'q'; }
+          if (a > 3 && b) { return `t${a}` + 'q'; } else {}
           while (a--) { continue; }
           const o = { k: 1, arr: [1, 2, 3] };
           const g = (q: number) => q + 1;
@@ -402,10 +420,13 @@ def test_bundled_file_compiles_and_every_pattern_sets_a_replacement(lang: str) -
     for path in query_files(lang):  # its own file last, after the files it inherits
         query = tree_sitter.Query(_language(lang), path.read_text())
         assert query.pattern_count > 0
+        captures = [query.capture_name(i) for i in range(query.capture_count)]
+        # Names starting with `_` only serve predicates (tree-sitter's private captures).
+        assert {c for c in captures if not c.startswith("_")} <= {CAPTURE, DROP}
         for i in range(query.pattern_count):
             text = query.pattern_settings(i).get(SETTING)
-            assert isinstance(text, str) and text, (lang, i)
-        assert [query.capture_name(i) for i in range(query.capture_count)] == [CAPTURE]
+            # A pattern sets a replacement, or is a drop pattern (which sets none).
+            assert (isinstance(text, str) and text) or DROP in captures, (lang, i)
         total += query.pattern_count
     assert query_files(lang)[-1].parent.name == lang
     assert _hints(lang).pattern_count == total
@@ -422,6 +443,9 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
     query = tree_sitter.Query(_language(lang), path.read_text())
     fired = Counter[int]()
     for index, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
+        if DROP in captures:
+            fired[index] += 1
+            continue
         text = query.pattern_settings(index)[SETTING] or ""
         fired[index] += sum(len(text) < n.end_byte - n.start_byte for n in captures[CAPTURE])
     unused = [i for i in range(query.pattern_count) if not fired[i]]
@@ -434,6 +458,13 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
         candidate = source[: r.start] + r.text + source[r.end :]
         if _parse(lang, candidate).root_node.has_error:
             broken.append((source[r.start : r.end], r.text))
+    # So does every drop (its parts deleted together).
+    for group in _hints(lang).drops(tree):
+        candidate, dropped = source, b""
+        for start, end, _ in reversed(group):
+            candidate, dropped = candidate[:start] + candidate[end:], source[start:end] + dropped
+        if _parse(lang, candidate).root_node.has_error:
+            broken.append((dropped, b""))
     assert broken == []
 
 

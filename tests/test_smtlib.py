@@ -166,7 +166,7 @@ def test_unused_declarations_go_in_one_task_and_variables_are_eliminated() -> No
 
 def test_the_tree_planner_uses_the_rules_instead_of_generic_guesses() -> None:
     table, rules = rules_of(SCRIPT)
-    facts = SyntaxFacts.build(table, None, (), "smtlib")
+    facts = SyntaxFacts.build(table, None, lang="smtlib")
     assert facts.rules is not None
     planner = TreePlanner(table, facts)
     tasks = list(planner.explore(0))

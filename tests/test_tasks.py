@@ -19,6 +19,7 @@ from treereduce_py.syntax import NodeTable
 from treereduce_py.tasks import (
     Delete,
     DeleteChunk,
+    Drop,
     Hoist,
     Rename,
     Replace,
@@ -272,7 +273,7 @@ def test_rebased_tasks_apply_exactly_when_their_nodes_are_live(
     table, edits, task = case
     before = render(table, edits)
     out = task_edits(table, edits, task)
-    assert not isinstance(task, Rename | Substitute)  # not generated here
+    assert not isinstance(task, Rename | Substitute | Drop)  # not generated here
     if isinstance(task, DeleteChunk):
         live = [n for n in task.nodes if edits.is_live(table, n)]
         assert (out is None) == (not live)
@@ -290,8 +291,24 @@ def test_rebased_tasks_apply_exactly_when_their_nodes_are_live(
         assert len(after) <= len(before)
         # Only the nodes and at most one separator per node went.
         assert len(out.replacements) - len(edits.replacements) <= 2 * len(touched)
-    else:
-        assert len(after) <= len(before) + max(0, 1 - table.size(task.node))
+    else:  # the node's rendered text (its deletions included) gave way to the new one
+        new = task.text if isinstance(task, Replace) else render(table, edits, task.target)
+        assert len(after) == len(before) - len(render(table, edits, task.node)) + len(new)
+
+
+def test_drop_deletes_its_nodes_together_or_not_at_all() -> None:
+    src = b"x: int = 5\n"
+    table = table_of("python", src)
+    colon = next(i for i in range(len(table)) if table.text(i) == b":" and not table.named[i])
+    kind = next(i for i in range(len(table)) if table.kind_name(i) == "type")
+    task = Drop((colon, kind))
+    out = task_edits(table, Edits(), task)
+    assert out is not None and render(table, out) == b"x  = 5\n"  # whitespace goes later
+    assert gain(table, task) == len(b": int") - 1  # the space after the colon stays
+    assert anchor(task) == colon
+    # Once one of its nodes is gone, the rest is not dropped alone.
+    gone = Edits().with_edit(table, kind, b"str")
+    assert gone is not None and task_edits(table, gone, task) is None
 
 
 # --- gain and anchor ---------------------------------------------------------------------------

@@ -115,7 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     speed.add_argument(
         "--slow", action="store_true", help="repeat all stages until none changes anything"
     )
-    p.add_argument("--rename", action="store_true", help="try renaming identifiers to short names")
+    p.add_argument(
+        "--rename",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="rename each identifier to the shortest unused name (default: on)",
+    )
     p.add_argument(
         "--format",
         metavar="CMD",

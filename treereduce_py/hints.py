@@ -9,6 +9,11 @@ directive:
 
     ((compound_statement) @replace (#set! replacement "{}"))
 
+A pattern may instead capture one or more nodes as `@drop`: an optional part and its
+punctuation, deleted together (`: int`, `-> str`, `= 5`, a `pub`):
+
+    (function_definition "->" @drop return_type: (_) @drop)
+
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
 where it makes the node's text strictly shorter, so applying hints always makes progress.
@@ -27,6 +32,7 @@ import tree_sitter
 
 __all__ = [
     "CAPTURE",
+    "DROP",
     "SETTING",
     "Hints",
     "QueryFileError",
@@ -38,6 +44,8 @@ __all__ = [
 # The capture that marks the node to replace, and the `#set!` key that holds its replacement.
 CAPTURE = "replace"
 SETTING = "replacement"
+# The capture that marks nodes deleted together (an optional part and its punctuation).
+DROP = "drop"
 
 _BUNDLED_PACKAGE = "treereduce_py.queries"
 _BUNDLED_NAME = "replacements.scm"
@@ -112,7 +120,7 @@ class _FileQuery:
 
     path: Path
     query: tree_sitter.Query
-    texts: tuple[bytes, ...]
+    texts: tuple[bytes | None, ...]  # None for a pattern that drops nodes
 
 
 @dataclass(frozen=True, eq=False)
@@ -140,10 +148,24 @@ class Hints:
             cursor = tree_sitter.QueryCursor(file_query.query)
             for pattern, captures in cursor.matches(root):
                 text = file_query.texts[pattern]
+                if text is None:
+                    continue
                 for node in captures.get(CAPTURE, ()):
                     if len(text) < node.end_byte - node.start_byte:
                         found.add(Replacement(node.start_byte, node.end_byte, node.kind_id, text))
         return sorted(found, key=lambda r: (r.start, r.start - r.end, r.kind_id, r.text))
+
+    def drops(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
+        """For each match of a drop pattern, the (start, end, kind_id) of the nodes it drops
+        together, sorted, without duplicates."""
+        found: set[tuple[tuple[int, int, int], ...]] = set()
+        for file_query in self._queries:
+            cursor = tree_sitter.QueryCursor(file_query.query)
+            for pattern, captures in cursor.matches(tree.root_node):
+                nodes = captures.get(DROP, ())
+                if file_query.texts[pattern] is None and nodes:
+                    found.add(tuple(sorted((n.start_byte, n.end_byte, n.kind_id) for n in nodes)))
+        return sorted(found)
 
 
 _CACHE: dict[tuple[str, tuple[Path, ...]], Hints] = {}
@@ -156,7 +178,7 @@ def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[P
 
     A language without any hint file gets empty hints. Raises QueryFileError (naming the file
     and line) when a file cannot be read, does not compile, or has a pattern that does not
-    capture `@replace` or lacks `(#set! replacement "...")`.
+    capture `@replace` (or `@drop`) or lacks `(#set! replacement "...")`.
     """
     key = (lang, tuple(Path(d) for d in extra_dirs))
     with _CACHE_LOCK:
@@ -184,13 +206,15 @@ def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
         query = tree_sitter.Query(language, source)
     except ValueError as e:  # tree_sitter.QueryError is a ValueError
         raise QueryFileError(path, *_locate(str(e), data)) from e
-    texts: list[bytes] = []
+    texts: list[bytes | None] = []
     for i in range(query.pattern_count):
         start, end = query.start_byte_for_pattern(i), query.end_byte_for_pattern(i)
         line = _line_at(data, start)
-        if not any(
-            kind == "@" and name == CAPTURE and start <= at < end for at, kind, name in tokens
-        ):
+        names = {name for at, kind, name in tokens if kind == "@" and start <= at < end}
+        if DROP in names and CAPTURE not in names:
+            texts.append(None)
+            continue
+        if CAPTURE not in names:
             raise QueryFileError(path, line, f"pattern does not capture a node as @{CAPTURE}")
         text = query.pattern_settings(i).get(SETTING)
         if text is None:

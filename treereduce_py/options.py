@@ -30,11 +30,11 @@ class ReduceOptions:
     `max_time`/`max_tests`: budgets. `output`: always holds the best so far, written atomically.
     `queries`: extra query directories. `p0`: CDD's initial probability. `list_algorithm`:
     override every list reduction (for comparisons). `deterministic`: the same result at any
-    `jobs` for a deterministic test. `rename`: try short identifier names. `slow`: repeat all
-    stages until a whole round changes nothing. `format_command`: argv of a formatter (candidate
-    on stdin, result on stdout), its output kept only if still interesting. `same_crash`: run the
-    original once and require the same crash (exit status or signal, and signature line);
-    `signature`: a regex for the crash line instead (implies same_crash).
+    `jobs` for a deterministic test. `rename`: try short identifier names (on by default).
+    `slow`: repeat all stages until a whole round changes nothing. `format_command`: argv of a
+    formatter (candidate on stdin, result on stdout), its output kept only if still interesting.
+    `same_crash`: run the original once and require the same crash (exit status or signal, and
+    signature line); `signature`: a regex for the crash line instead (implies same_crash).
     `original_size`/`command`: reported in the start event (`--resume` starts from a smaller
     file than the original).
     """
@@ -52,7 +52,7 @@ class ReduceOptions:
     p0: float = DEFAULT_P0
     list_algorithm: ScheduleName | None = None
     deterministic: bool = False
-    rename: bool = False
+    rename: bool = True
     slow: bool = False
     format_command: Sequence[str] | None = None
     same_crash: bool = False

@@ -1,10 +1,11 @@
 """One reduction from start to finish: check the original, stages to a fixed point, polish.
 
 A session checks that the original is interesting (or, with `same_crash`, takes the golden run)
-and times it to pick the tests' timeout; then runs the strategy's stages, each repeating passes
-over a freshly parsed table of the current best until a pass changes nothing; then tidies the
-whitespace and runs the user's formatter, each kept only if still interesting; and tests the
-final result once more. Budgets stop it at any point with the best so far. Everything the user
+and times it to pick the tests' timeout; then runs rounds of the strategy's stages (each
+repeating passes over a freshly parsed table of the current best until a pass changes nothing)
+and the polish (lines, tokens, token pairs, renaming, whitespace minimization) until a whole
+round changes nothing; then runs the user's formatter, kept only if still interesting; and tests
+the final result once more. Budgets stop it at any point with the best so far. Everything the user
 sees comes through the event stream.
 """
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import tree_sitter
 
-from treereduce_py import events, languages
+from treereduce_py import events, languages, whitespace
 from treereduce_py.check import SyntaxCheck
 from treereduce_py.engine import Engine
 from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting
@@ -219,12 +220,18 @@ class Session:
         return timer
 
     def reduce_stages(self, engine: Engine, stages: Sequence[Stage]) -> None:
-        """Every stage in turn; with `slow`, again until a whole round changes nothing."""
+        """Rounds of every stage and the whitespace minimization, until a whole round changes
+        nothing or a budget ends: what the polish removes (a token, a space, a long name) can
+        unlock deletions in the tree stage of the next round. With `polish` off (`--fast`), one
+        round unless `slow`."""
         while True:
             size_before_round = len(self.best.data)
             for stage in stages:
                 self.run_stage(engine, stage)
-            if not self.options.slow or len(self.best.data) >= size_before_round:
+            if self.options.polish:
+                self.minimize_whitespace()
+            again = self.options.polish or self.options.slow
+            if not again or len(self.best.data) >= size_before_round:
                 return
 
     def run_stage(self, engine: Engine, stage: Stage) -> None:
@@ -248,17 +255,35 @@ class Session:
             if not engine.run_pass(table, planner, self.options.deterministic):
                 return
 
+    def minimize_whitespace(self) -> None:
+        """Tidy the blank lines and indentation, then drop every space the parser does not need
+        (whitespace.py); each candidate kept only if still interesting."""
+        self.phase = "whitespace"
+        self.emit(
+            events.PassChange(
+                self.pass_number, self.phase, len(self.best.data), elapsed=self.elapsed()
+            )
+        )
+        for tidy in TIDIERS:
+            self.offer(tidy(self.best.data))
+        whitespace.minimize(self.best.data, self.lang, self.offer)
+
     def polish(self) -> None:
-        """Whitespace tidying, then the user's formatter: each kept only if still interesting."""
-        if self.options.polish:
-            self.phase = "whitespace"
-            for tidy in TIDIERS:
-                candidate = tidy(self.best.data)
-                if len(candidate) < len(self.best.data) and self.judge(candidate, 0):
-                    self.best.offer(candidate)
+        """The user's formatter, kept only if still interesting (a readable result)."""
         if self.options.format_command:
             self.phase = "format"
             self.format(self.options.format_command)
+
+    def offer(self, candidate: bytes) -> bool:
+        """Keep `candidate` as the best if it is smaller and interesting (outside the engine:
+        for the polishing steps tried one candidate at a time)."""
+        if len(candidate) < len(self.best.data) and self.judge(candidate, 0):
+            self.best.offer(candidate)
+            self.judge.cache.shrink_to(len(candidate))
+            stats = self.stats()
+            self.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
+            return True
+        return False
 
     def format(self, command: Sequence[str]) -> None:
         """Run the formatter through the oracle's runner (candidate on stdin, text on stdout)."""
@@ -323,19 +348,16 @@ def prepare(
     if stage.table == "tokens":
         return NodeTable.from_tokens(text), SyntaxFacts(), tree
     table = NodeTable.from_tree(text, tree)
-    # Replacements (query hints, the smallest node of each kind) save little on a huge text and
-    # cost seconds to gather; passes repeat until one changes nothing, so they come in once the
-    # text is below REPLACE_MAX.
+    # Replacements (query hints, drops, the smallest node of each kind) save little on a huge
+    # text and cost seconds to gather; passes repeat until one changes nothing, so they come in
+    # once the text is below REPLACE_MAX.
+    language = languages.get_language(lang)
     wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
-    hints = _hints(lang, tree, queries) if wants else []
-    facts = SyntaxFacts.build(table, languages.get_language(lang), hints, lang, replacements=wants)
-    return table, facts, tree
-
-
-def _hints(
-    lang: str, tree: tree_sitter.Tree, queries: Sequence[Path]
-) -> list[tuple[int, int, int, bytes]]:
+    if not wants:
+        return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), tree
     from treereduce_py.hints import load_hints
 
-    hints = load_hints(lang, languages.get_language(lang), tuple(queries))
-    return [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
+    hints = load_hints(lang, language, tuple(queries))
+    found = [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
+    facts = SyntaxFacts.build(table, language, found, hints.drops(tree), lang=lang)
+    return table, facts, tree

@@ -18,7 +18,7 @@ import collections
 import itertools
 import re
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -26,9 +26,19 @@ import tree_sitter
 
 from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
+from treereduce_py.pairs import adjacent_pairs, balanced_pairs
 from treereduce_py.smtlib import SmtRules
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Delete, DeleteChunk, Hoist, Planner, Rename, Replace, Task
+from treereduce_py.tasks import (
+    Delete,
+    DeleteChunk,
+    Drop,
+    Hoist,
+    Planner,
+    Rename,
+    Replace,
+    Task,
+)
 
 TableKind = Literal["syntax", "lines", "tokens"]
 
@@ -61,6 +71,8 @@ class SyntaxFacts:
     smallest_of_kind: dict[str, bytes] = field(default_factory=dict)
     supertypes_of: dict[str, frozenset[str]] = field(default_factory=dict)
     rules: LanguageRules | None = None
+    # Parent node -> groups of its children a query file says may be dropped together.
+    drops: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -68,16 +80,18 @@ class SyntaxFacts:
         table: NodeTable,
         language: tree_sitter.Language | None,
         hints: Sequence[tuple[int, int, int, bytes]] = (),
+        drops: Sequence[tuple[tuple[int, int, int], ...]] = (),
+        *,
         lang: str = "",
         replacements: bool = True,
     ) -> SyntaxFacts:
-        """`hints` are (start, end, kind_id, text) replacements found by the query files;
-        `lang` names the language, for its rules (LANGUAGE_RULES).
+        """`hints` are (start, end, kind_id, text) replacements found by the query files,
+        `drops` the (start, end, kind_id) of nodes they say may be deleted together, and `lang`
+        names the language, for its rules (LANGUAGE_RULES).
 
-        One sweep over the named nodes, comparing sizes before any text is sliced: a 10 MB
-        input has millions of nodes, and slicing each one's text would copy its depth times
-        the input. Without `replacements`, only the supertypes (for hoisting) and the rules are
-        gathered."""
+        One sweep over the nodes, comparing sizes before any text is sliced: a 10 MB input has
+        millions of nodes, and slicing each one's text would copy its depth times the input.
+        Without `replacements`, only the supertypes (for hoisting) and the rules are gathered."""
         rules = LANGUAGE_RULES.get(lang)
         language_rules = rules(table) if rules is not None else None
         if not replacements:
@@ -85,13 +99,18 @@ class SyntaxFacts:
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
+        drop_spans = {span for group in drops for span in group}
+        found: dict[tuple[int, int, int], int] = {}  # drop span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
         replacements_at: dict[int, list[bytes]] = {}
         for i in range(len(table)):
+            k = kinds[i]
+            if drop_spans and (key := (starts[i], ends[i], k)) in drop_spans:
+                found.setdefault(key, i)
             if not named[i]:
                 continue
-            k, size = kinds[i], ends[i] - starts[i]
+            size = ends[i] - starts[i]
             best = smallest_at.get(k)
             if best is None or size < best[0]:
                 smallest_at[k] = (size, i)
@@ -103,11 +122,17 @@ class SyntaxFacts:
         for size, i in sorted(smallest_at.values()):
             by_name.setdefault(table.kind_name(i), (size, i))
         smallest = {name: table.text(i) for name, (_, i) in by_name.items()}
+        dropped: dict[int, list[tuple[int, ...]]] = {}
+        for group in drops:
+            nodes = tuple(found.get(span, -1) for span in group)
+            if nodes and -1 not in nodes:
+                dropped.setdefault(table.parent[nodes[0]], []).append(nodes)
         return cls(
             {i: tuple(ts) for i, ts in replacements_at.items()},
             smallest,
             _supertypes(language),
             language_rules,
+            {p: tuple(groups) for p, groups in dropped.items()},
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -319,6 +344,12 @@ class TreePlanner:
         kids = [c for c in table.children(node) if table.named[c]]
         if self.facts.rules is not None:
             return self._explore_by_rules(self.facts.rules, kids, eager)
+        groups = self.facts.drops.get(node, ()) if self.replace else ()
+        drops: list[Task] = [Drop(nodes) for nodes in groups]
+        return drops + self._explore_children(kids, eager)
+
+    def _explore_children(self, kids: list[int], eager: bool) -> list[Task]:
+        table = self.table
         if len(kids) >= LIST_MIN:
             out = self.lists.start(kids)
             if eager and len(kids) <= EAGER_MAX:
@@ -487,9 +518,11 @@ class BreadthFirstPlanner(_NoSpeculation):
 
 @dataclass
 class RenamePlanner(_NoSpeculation):
-    """Rename identifiers to short fresh names, the most bytes saved first (C-Reduce's
-    renaming pass). Each identifier's occurrences are renamed together, so references stay
-    consistent; the test decides whether the program still means the same to the tool."""
+    """Rename each name to the shortest unused one (C-Reduce's renaming pass), one task per
+    name: every occurrence at once, so references stay consistent. The most-used names get the
+    shortest new names. A new name never appears anywhere in the text (not even in a string or
+    a comment), so a rename cannot collide with, or capture, an existing name; the test
+    decides whether the program still means the same to the tool."""
 
     table: NodeTable
 
@@ -498,16 +531,48 @@ class RenamePlanner(_NoSpeculation):
         groups: dict[bytes, list[int]] = {}
         for i in range(len(t)):
             if t.named[i] and t.first_child[i] == -1 and "identifier" in t.kind_name(i):
-                groups.setdefault(t.text(i), []).append(i)
-        taken = set(re.findall(rb"[A-Za-z_][A-Za-z0-9_]*", t.source))
-        fresh = (name for name in _short_names() if name not in taken)
-        order = sorted(groups.items(), key=lambda kv: (-len(kv[0]) * len(kv[1]), kv[0]))
+                text = t.text(i)
+                if _NAME.fullmatch(text):
+                    groups.setdefault(text, []).append(i)
+        taken = set(_NAME.findall(t.source))
+        fresh: Iterator[bytes] = (
+            name for name in _short_names() if name not in taken and name not in _RESERVED
+        )
+        order = sorted(groups.items(), key=lambda kv: (-len(kv[1]), -len(kv[0]), kv[0]))
         tasks: list[Task] = []
         for old, nodes in order:
             new = next(fresh)
             if len(new) < len(old):
                 tasks.append(Rename(tuple(nodes), new))
+            else:
+                fresh = itertools.chain([new], fresh)  # a later, longer name may take it
         return tasks
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return ()
+
+
+_NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
+# Short words that are keywords in common languages: never offered as new names.
+_RESERVED = frozenset(
+    b"as do fn go if in is of or and def del end for fun let mod mut new not pub ref try use "
+    b"var".split()
+)
+
+
+@dataclass
+class PairPlanner(_NoSpeculation):
+    """Over a token table: delete each balanced bracket pair, then each two adjacent tokens,
+    as one candidate each (pairs.py says why); the largest first."""
+
+    table: NodeTable
+
+    def initial(self) -> Iterable[Task]:
+        t = self.table
+        kids = list(t.children(0))
+        texts = [t.text(k).strip() for k in kids]
+        found = balanced_pairs(texts) + adjacent_pairs(len(kids))
+        return [Drop((kids[i], kids[j])) for i, j in dict.fromkeys(found)]
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
@@ -521,7 +586,7 @@ def _short_names() -> Iterable[bytes]:
             yield b"".join(combo)
 
 
-PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename"]
+PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "pairs"]
 ScheduleName = Literal["cdd", "ddmin"]
 StageOption = Literal["schedule", "hoist", "replace"]
 
@@ -552,6 +617,7 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
         frozenset({"hoist", "replace"}),
     ),
     "rename": PlannerKindSpec(lambda t, f, s, h, r: RenamePlanner(t), frozenset()),
+    "pairs": PlannerKindSpec(lambda t, f, s, h, r: PairPlanner(t), frozenset()),
 }
 
 
@@ -644,6 +710,11 @@ register(
 )
 
 DEFAULT_STRATEGY = "priority"
-# DDMIN* after the tree passes (seed 002, ch. 5): lines, then tokens, each to a fixed point.
-POLISH_STAGES = (Stage("lines", "lines", "flat"), Stage("tokens", "tokens", "flat"))
+# DDMIN* after the tree passes (seed 002, ch. 5): lines, then tokens, each to a fixed point;
+# then token pairs, which neither finds one at a time.
+POLISH_STAGES = (
+    Stage("lines", "lines", "flat"),
+    Stage("tokens", "tokens", "flat"),
+    Stage("pairs", "tokens", "pairs"),
+)
 RENAME_STAGE = Stage("rename", "syntax", "rename")

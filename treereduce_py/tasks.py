@@ -74,7 +74,15 @@ class Substitute:
     pairs: tuple[tuple[int, bytes], ...]
 
 
-Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute
+@dataclass(frozen=True)
+class Drop:
+    """Delete several nodes together: an optional part and its punctuation (`: int`, `-> str`,
+    from a query file's `@drop`), or a balanced pair of tokens (`(` with its `)`)."""
+
+    nodes: tuple[int, ...]
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute | Drop
 
 
 class Planner(Protocol):
@@ -94,7 +102,7 @@ class Planner(Protocol):
 
 def anchor(task: Task) -> int:
     """The first node a task touches: the deterministic tie-break between equal gains."""
-    if isinstance(task, (DeleteChunk, Rename)):
+    if isinstance(task, (DeleteChunk, Rename, Drop)):
         return task.nodes[0] if task.nodes else 0
     if isinstance(task, Substitute):
         return task.pairs[0][0] if task.pairs else 0
@@ -143,6 +151,10 @@ def task_pairs(table: NodeTable, edits: Edits, task: Task) -> list[tuple[int, by
     if isinstance(task, Substitute):
         pairs = [(n, text) for n, text in task.pairs if edits.is_live(table, n)]
         return pairs or None
+    if isinstance(task, Drop):  # all or nothing: half a pair is not what was asked
+        if not all(edits.is_live(table, n) for n in task.nodes):
+            return None
+        return [(n, b"") for n in task.nodes]
     if isinstance(task, Replace):
         return [(task.node, task.text)] if edits.is_live(table, task.node) else None
     if not edits.is_live(table, task.node) or not edits.is_live(table, task.target):

@@ -31,3 +31,25 @@
 
 ; Types: `unsigned long long` and friends become `int`.
 ((sized_type_specifier) @replace (#set! replacement "int"))
+
+; Optional parts, dropped with their punctuation: the return type (implicit int), storage
+; classes and qualifiers, initializers, else branches, attributes.
+; (tree-sitter reads `main(void)` as a declarator in parentheses, with or without `int`; with
+; parameters it cannot, so only functions without any lose their type.)
+(function_definition
+  type: (_) @drop
+  declarator: (function_declarator parameters: (parameter_list) @_params)
+  (#match? @_params "^[(][ \t]*(void)?[ \t]*[)]$"))
+(function_definition (storage_class_specifier) @drop)
+(declaration (storage_class_specifier) @drop)
+(declaration (type_qualifier) @drop)
+(init_declarator "=" @drop value: (_) @drop)
+(if_statement alternative: (else_clause) @drop)
+(attribute_specifier) @drop
+
+; More expressions whose value rarely matters: a constant instead.
+((unary_expression) @replace (#set! replacement "0"))
+((cast_expression) @replace (#set! replacement "0"))
+((field_expression) @replace (#set! replacement "0"))
+((subscript_expression) @replace (#set! replacement "0"))
+((sizeof_expression) @replace (#set! replacement "0"))

@@ -34,3 +34,15 @@
 
 ; Statements: return without a value.
 ((return_statement) @replace (#set! replacement "return;"))
+
+; Optional parts, dropped with their punctuation: initializers, default values, else branches.
+(variable_declarator "=" @drop value: (_) @drop)
+(assignment_pattern "=" @drop right: (_) @drop)
+(if_statement alternative: (else_clause) @drop)
+(class_heritage) @drop
+
+; More expressions whose value rarely matters: a constant instead.
+((member_expression) @replace (#set! replacement "0"))
+((unary_expression) @replace (#set! replacement "0"))
+((await_expression) @replace (#set! replacement "0"))
+((object) @replace (#set! replacement "0"))

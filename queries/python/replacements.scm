@@ -38,3 +38,24 @@
 
 ; Annotations: a simple type.
 ((type) @replace (#set! replacement "int"))
+
+; Optional parts, dropped with their punctuation: annotations, return types, default values,
+; else branches, decorators.
+(assignment ":" @drop type: (_) @drop)
+(function_definition "->" @drop return_type: (_) @drop)
+(typed_parameter ":" @drop type: (_) @drop)
+(typed_default_parameter ":" @drop type: (_) @drop)
+(default_parameter "=" @drop value: (_) @drop)
+(typed_default_parameter "=" @drop value: (_) @drop)
+(if_statement alternative: (else_clause) @drop)
+(for_statement alternative: (else_clause) @drop)
+(decorated_definition (decorator) @drop)
+(class_definition superclasses: (argument_list) @drop)
+
+; More expressions whose value rarely matters: a constant instead.
+((attribute) @replace (#set! replacement "0"))
+((subscript) @replace (#set! replacement "0"))
+((lambda) @replace (#set! replacement "0"))
+((unary_operator) @replace (#set! replacement "0"))
+((not_operator) @replace (#set! replacement "0"))
+((await) @replace (#set! replacement "0"))

@@ -39,3 +39,26 @@
 ((parameter type: (_) @replace) (#set! replacement "()"))
 ((field_declaration type: (_) @replace) (#set! replacement "()"))
 ((let_declaration type: (_) @replace) (#set! replacement "_"))
+
+; Optional parts, dropped with their punctuation: return types, let types and initializers,
+; visibility, attributes, else branches, generic parameters, where clauses.
+(function_item "->" @drop return_type: (_) @drop)
+(function_signature_item "->" @drop return_type: (_) @drop)
+(closure_expression "->" @drop return_type: (_) @drop)
+(let_declaration ":" @drop type: (_) @drop)
+(let_declaration "=" @drop value: (_) @drop)
+(visibility_modifier) @drop
+(attribute_item) @drop
+(inner_attribute_item) @drop
+(if_expression alternative: (else_clause) @drop)
+(type_parameters) @drop
+(type_arguments) @drop
+(where_clause) @drop
+(mutable_specifier) @drop
+
+; More expressions whose value rarely matters: a constant or the unit value instead.
+((field_expression) @replace (#set! replacement "0"))
+((unary_expression) @replace (#set! replacement "0"))
+((binary_expression) @replace (#set! replacement "0"))
+((reference_expression) @replace (#set! replacement "0"))
+((match_expression) @replace (#set! replacement "()"))

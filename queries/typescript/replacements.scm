@@ -40,3 +40,16 @@
 ((type_arguments) @replace (#set! replacement "<any>"))
 ((object_type) @replace (#set! replacement "{}"))
 ((type_alias_declaration value: (_) @replace) (#set! replacement "any"))
+
+; Optional parts, dropped with their punctuation: type annotations, return types, modifiers,
+; initializers, default values, else branches, type arguments.
+(type_annotation) @drop
+(accessibility_modifier) @drop
+(override_modifier) @drop
+(type_arguments) @drop
+(type_parameters) @drop
+(variable_declarator "=" @drop value: (_) @drop)
+
+(required_parameter "=" @drop value: (_) @drop)
+(optional_parameter "?" @drop)
+(if_statement alternative: (else_clause) @drop)
