@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-cluster clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -46,6 +46,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/scaling.py
+	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py
 
 # The parallel speed-up family alone (3 cases x jobs 1-16 x 2 modes), then the report.
@@ -53,6 +54,12 @@ bench-parallel: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort
 	$(BIN)/python bench/scaling.py --only parallel
+	$(BIN)/python bench/report.py
+
+# Tests on a Dask cluster and batch mode (issue 12; a few minutes), then the report.
+bench-cluster: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench,cluster]'
+	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py
 
 clean:

@@ -32,7 +32,13 @@ from pathlib import Path
 from typing import Any
 
 from treereduce_py.errors import BadOptions, ClusterLost, ClusterUnreachable
-from treereduce_py.oracle import DEFAULT_KILL_GRACE, CommandOracle, Criteria, Verdict
+from treereduce_py.oracle import (
+    DEFAULT_KILL_GRACE,
+    CommandOracle,
+    Criteria,
+    OracleStartError,
+    Verdict,
+)
 
 # Seconds to wait for a scheduler before giving up on it.
 CONNECT_TIMEOUT = 10.0
@@ -194,9 +200,14 @@ class ClusterOracle(CommandOracle):
             if self._cancelled:
                 return _CANCELLED
             raise self._lost("the Dask scheduler went away") from None
+        except OracleStartError:
+            raise
         except Exception as e:
             if type(e).__name__ == "KilledWorker":
                 raise self._lost("the test killed Dask workers again and again") from None
+            if isinstance(e, OSError) or self.cluster.client.status != "running":
+                # CommClosedError (an OSError) and friends: the connection broke under us.
+                raise self._lost(f"{type(e).__name__}: {e}") from None
             raise
         finally:
             with self._remote_lock:
