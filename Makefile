@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel bench-scale clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-scale bench-cluster clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,6 +47,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py
 	$(BIN)/python bench/scaling.py
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py
 
 # The parallel speed-up family alone (3 cases x jobs 1-16 x 2 modes), then the report.
@@ -63,6 +64,12 @@ bench-scale: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/scale.py --estimate
 	$(BIN)/python bench/scale.py
+	$(BIN)/python bench/report.py --allow-mixed parallel
+
+# Tests on a Dask cluster and batch mode (issue 12; a few minutes), then the report.
+bench-cluster: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench,cluster]'
+	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py --allow-mixed parallel
 
 clean:

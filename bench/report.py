@@ -450,6 +450,46 @@ def scaling_section(scaling: dict[str, Any], allow_mixed: bool = False) -> list[
     return out
 
 
+def cluster_section(result: dict[str, Any]) -> list[str]:
+    """Issue 12's two measurements (bench/cluster.py), as stored in results/cluster.json."""
+    one, batch = result["one_reduction"], result["batch"]
+    ok = {True: "met", False: "**missed**"}
+    lines = [
+        "## Tests on a Dask cluster, and batch mode",
+        "",
+        f"`make bench-cluster` (bench/cluster.py), commit {result['commit']}, {result['date']}; "
+        "sleep-padded tests on a 2-core machine shared with other jobs; the scheduler and "
+        "the 4 worker processes of `--cluster local:4` run on the same 2 cores.",
+        "",
+        "One reduction, a 1 s test, 8 tests in flight (wall seconds, worker start-up included):",
+        "",
+    ]
+    lines += _table(
+        ["run", "wall s"], [[name, f"{wall:.1f}"] for name, wall in one["walls"].items()]
+    )
+    lines += [
+        "",
+        f"Cluster / local: **{one['ratio']:.2f}x** (target at most {one['target']}x: "
+        f"{ok[one['met']]}).",
+        "",
+        "A batch of crashing Python programs (0.3 s tests), `batch -j 1` against `-j 4`:",
+        "",
+    ]
+    rows = [
+        [jobs, str(r["crashing"]), str(r["clean"]), str(r["signatures"]), str(r["reductions"]),
+         f"{r['wall']:.1f}"]
+        for jobs, r in batch["runs"].items()
+    ]  # fmt: skip
+    lines += _table(["-j", "crashing", "clean", "signatures", "reductions", "wall s"], rows)
+    lines += [
+        "",
+        f"4 workers / 1 worker: **{batch['ratio']:.2f}x** (target at most {batch['target']}x, "
+        f"and one reduction per signature: {ok[batch['met']]}).",
+        "",
+    ]
+    return lines
+
+
 def _maybe(value: object) -> str:
     """A count only treereduce-py reports (its cache and syntax check); "–" for the peers."""
     return "–" if value is None else str(value)
@@ -607,6 +647,9 @@ def render(
     if scaling:
         lines += scaling_section(scaling, allow_mixed)
     lines += scale_section(scale, scale_allow_mixed)
+    cluster_path = RESULTS / "cluster.json"
+    if cluster_path.exists():
+        lines += cluster_section(json.loads(cluster_path.read_text()))
     return "\n".join(lines) + "\n"
 
 

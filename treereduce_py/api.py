@@ -11,13 +11,22 @@ from collections.abc import Callable
 from typing import Any
 
 from treereduce_py import events, languages
-from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting, ReduceError
+from treereduce_py.errors import (
+    BadOptions,
+    ClusterLost,
+    ClusterUnreachable,
+    FlakyTest,
+    NotInteresting,
+    ReduceError,
+)
 from treereduce_py.options import ReduceOptions
 from treereduce_py.oracle import CallableOracle, CommandOracle, Oracle
 from treereduce_py.session import Result, Session
 
 __all__ = [
     "BadOptions",
+    "ClusterLost",
+    "ClusterUnreachable",
     "FlakyTest",
     "NotInteresting",
     "ReduceError",

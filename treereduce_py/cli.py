@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import logging
 import math
 import os
 import re
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from treereduce_py import __version__, api, events, languages, ui
+from treereduce_py import __version__, api, batch, cluster, events, languages, ui
 from treereduce_py.cdd import DEFAULT_P0
 from treereduce_py.options import ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
@@ -34,6 +35,9 @@ EXIT_CODES = {
     3: "the original input is not interesting: fix the test first",
     4: "the test command cannot be started (not found or not executable)",
     5: "the final result failed its re-test (the test is not deterministic?)",
+    6: "--cluster: no Dask scheduler answers at that address (or distributed is not installed)",
+    7: "--cluster: the cluster went away during the run; the best result so far is on disk",
+    8: "batch: some groups could not be reduced (summary.md says why)",
     130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk",
 }
 
@@ -71,6 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-f", "--force", action="store_true", help="overwrite an existing output file")
     p.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel tests")
     p.add_argument("--timeout", type=_positive_float, help="seconds per test (default: adaptive)")
+    add_cluster_options(p)
     p.add_argument(
         "--exit-code",
         type=int,
@@ -162,10 +167,46 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def add_cluster_options(p: argparse.ArgumentParser) -> None:
+    """--cluster and --cluster-upload (docs/cluster.md)."""
+    p.add_argument(
+        "--cluster",
+        metavar="ADDR",
+        help="run the tests on a Dask cluster: tcp://HOST:PORT of a scheduler, or local:N to "
+        "start N worker processes here (-j: tests in flight; default: the workers' threads)",
+    )
+    p.add_argument(
+        "--cluster-upload",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="a file the test needs, shipped to every worker (repeatable; see docs/cluster.md)",
+    )
+
+
+def open_cluster(args: argparse.Namespace) -> cluster.Cluster | None:
+    """Connect to --cluster (None without it); --cluster-upload alone is a usage error."""
+    if args.cluster is None:
+        if args.cluster_upload:
+            raise UsageError("--cluster-upload needs --cluster")
+        return None
+    conn = cluster.connect(args.cluster, jobs=args.jobs)
+    # Our own one-line messages say what went wrong; distributed's log lines would bury them.
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".")[0] == "distributed":
+            logging.getLogger(name).setLevel(logging.CRITICAL)
+    if args.jobs is None:
+        args.jobs = conn.threads()
+    return conn
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     _sigterm_as_interrupt()  # from the start, so an early SIGTERM also ends with exit 130
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["batch"]:
+        return batch_main(args_list[1:])
     parser = build_parser()
     if "--" in args_list:
         cut = args_list.index("--")
@@ -210,6 +251,96 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
 
 
+def build_batch_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="treereduce-py batch",
+        usage="treereduce-py batch [-o OUTDIR] [options] INPUT... -- COMMAND [ARG...]",
+        description="Run COMMAND on every INPUT (files, directories, globs), group the crashing "
+        "ones by crash signature, and reduce the smallest input of each group (--same-crash). "
+        "Writes OUTDIR/<signature>.<ext>, summary.json and summary.md.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    p.add_argument("inputs", nargs="+", metavar="INPUT")
+    p.add_argument("-o", "--outdir", type=Path, default=Path("reduced"), help="default: reduced")
+    p.add_argument("-j", "--jobs", type=_positive_int, help="tests in flight, over all groups")
+    p.add_argument("--timeout", type=_positive_float, help="seconds per test (default: adaptive)")
+    p.add_argument("--max-time", type=_positive_float, metavar="SECS", help="per reduction")
+    p.add_argument("--strategy", choices=sorted(STRATEGIES), default=DEFAULT_STRATEGY)
+    p.add_argument("--fast", action="store_true", help="one pass per stage, no polishing")
+    p.add_argument("--resume", action="store_true", help="skip groups already reduced in OUTDIR")
+    add_cluster_options(p)
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
+    out.add_argument("--json", action="store_true", help="JSON event lines on stderr")
+    return p
+
+
+def batch_main(args_list: list[str]) -> int:
+    """`treereduce-py batch`: see batch.py."""
+    if "--" not in args_list:
+        build_batch_parser().error("missing the test command: put it after '--'")
+    cut = args_list.index("--")
+    args = build_batch_parser().parse_args(args_list[:cut])
+    command = args_list[cut + 1 :]
+    mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
+    reporter = ui.make_batch_reporter(mode)
+    conn = None
+    try:
+        inputs = batch.expand_inputs(args.inputs)
+        if not command:
+            raise UsageError("missing the test command after '--'")
+        conn = open_cluster(args)
+        jobs = args.jobs or os.cpu_count() or 1
+
+        def make_oracle(name: str) -> CommandOracle:
+            if conn is None:
+                return CommandOracle(command, Criteria(), timeout=args.timeout, input_name=name)
+            return cluster.ClusterOracle(
+                command,
+                Criteria(),
+                cluster=conn,
+                uploads=args.cluster_upload,
+                timeout=args.timeout,
+                input_name=name,
+            )
+
+        options = ReduceOptions(
+            strategy=args.strategy,
+            passes=1 if args.fast else None,
+            polish=not args.fast,
+            timeout=args.timeout,
+            max_time=args.max_time,
+            command=tuple(command),
+        )
+        run = batch.Batch(
+            inputs,
+            args.outdir,
+            make_oracle,
+            jobs=jobs,
+            options=options,
+            emit=reporter,
+            resume=args.resume,
+            command=command,
+        )
+        groups, _ = run.run()
+        code = 8 if any(g.status == "failed" for g in groups) else 0
+    except (UsageError, OutputError) as e:
+        code = 2
+        reporter(events.Failure(str(e), code))
+    except (api.ReduceError, OracleStartError) as e:
+        code = _exit_code(e)
+        reporter(events.Failure(str(e), code))
+    except KeyboardInterrupt:
+        code = 130
+        reporter(events.Failure(f"interrupted; finished groups are in {args.outdir}", code))
+    finally:
+        if conn is not None:
+            conn.close()
+    reporter.close()
+    return code
+
+
 def _run(
     args: argparse.Namespace, command: list[str], reporter: ui.Reporter, preview: _Preview
 ) -> int:
@@ -234,7 +365,33 @@ def _run(
     started = time.monotonic()
     report = _Report(args, command, lang, len(source), output)
     code = 1
-    with CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name) as oracle:
+    try:
+        conn = open_cluster(args)
+    except api.ReduceError as e:
+        reporter(events.Failure(str(e), e.exit_code))
+        reporter.close()
+        return e.exit_code
+    if conn is None:
+        oracle = CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name)
+    else:
+        try:
+            oracle = cluster.ClusterOracle(
+                command,
+                criteria,
+                cluster=conn,
+                uploads=args.cluster_upload,
+                timeout=args.timeout,
+                input_name=input_name,
+            )
+        except api.ReduceError as e:
+            conn.close()
+            reporter(events.Failure(str(e), e.exit_code))
+            reporter.close()
+            return e.exit_code
+    with contextlib.ExitStack() as closing:
+        if conn is not None:
+            closing.callback(conn.close)
+        closing.enter_context(oracle)
         try:
             result = api.reduce(
                 start_from,
@@ -252,7 +409,7 @@ def _run(
             code = e.exit_code
         except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
             code = _exit_code(e)
-            reporter(events.Failure(str(e), code))
+            reporter(events.Failure(_with_best(str(e), e, output), code))
         except KeyboardInterrupt:
             elapsed = time.monotonic() - started
             if output is not None and output.exists():
@@ -298,6 +455,13 @@ def _options(args: argparse.Namespace, command: list[str], output: Path | None) 
         signature=args.signature,
         command=tuple(command),
     )
+
+
+def _with_best(message: str, e: Exception, output: Path | None) -> str:
+    """A lost cluster leaves a result: say where."""
+    if isinstance(e, api.ClusterLost) and output is not None and output.exists():
+        return f"{message}; the best result so far is in {output}"
+    return message
 
 
 def _exit_code(e: Exception) -> int:

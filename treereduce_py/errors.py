@@ -38,3 +38,19 @@ class BadOptions(ReduceError):
     """Options that cannot work together or a `signature` that is not a usable regex."""
 
     exit_code = 2
+
+
+class ClusterUnreachable(ReduceError):
+    """No Dask scheduler answers at the --cluster address (or `distributed` is missing).
+
+    Exit 6, not 4: 4 already means "the test command cannot be started".
+    """
+
+    exit_code = 6
+
+
+class ClusterLost(ReduceError):
+    """The cluster went away during a run (scheduler gone, workers killed again and again);
+    the best result so far is on disk."""
+
+    exit_code = 7

@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 # The wire format's version (docs/events.md). 2: `notice` events (was `warning`), and the stats
-# fields `test_seconds` and `cpu_seconds`.
-SCHEMA_VERSION = 2
+# fields `test_seconds` and `cpu_seconds`. 3: batch mode's `group` events, and a `group` field on
+# the events of each of its reductions.
+SCHEMA_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -114,12 +115,42 @@ class Failure:
     kind: str = field(default="error", init=False)
 
 
-Event = Start | Progress | Improvement | PassChange | Notice | Done | Failure
+@dataclass(frozen=True)
+class GroupUpdate:
+    """Batch mode: a group of inputs with one crash signature changed status (queued, reducing,
+    done, failed, skipped); `size` is the reduced size once known."""
+
+    group: str
+    signature: str
+    members: int
+    status: str
+    original_size: int
+    size: int | None
+    tests: int = 0
+    elapsed: float = 0.0
+    kind: str = field(default="group", init=False)
+
+
+@dataclass(frozen=True)
+class Grouped:
+    """Batch mode: an event of the reduction of `group`; on the wire, that event plus `group`."""
+
+    group: str
+    event: Event
+    elapsed: float = 0.0
+    kind: str = field(default="grouped", init=False)
+
+
+Event = (
+    Start | Progress | Improvement | PassChange | Notice | Done | Failure | GroupUpdate | Grouped
+)
 EventSink = Callable[[Event], None]
 
 
 def to_dict(event: Event) -> dict[str, Any]:
     """The wire form of an event: a flat JSON object with `event` naming its kind."""
+    if isinstance(event, Grouped):
+        return {**to_dict(event.event), "group": event.group}
     body = dataclasses.asdict(event)
     kind = body.pop("kind")
     stats = body.pop("stats", None)
