@@ -138,10 +138,20 @@ def task_pairs(table: NodeTable, edits: Edits, task: Task) -> list[tuple[int, by
     if isinstance(task, DeleteChunk):
         pairs: list[tuple[int, bytes]] = []
         taken: set[int] = set()
+        parent, edited = table.parent, edits.replacements
+        # Siblings of a live parent are live unless edited themselves: one dict lookup each
+        # instead of a bisection (a chunk of a 10 MB file has ten thousand nodes).
+        p = parent[task.nodes[0]] if task.nodes else -1
+        siblings = p != -1 and edits.is_live(table, p)
         for n in task.nodes:
-            if n in taken or not edits.is_live(table, n):
-                continue  # already gone: the rest of the chunk still applies
-            more = _deletion(table, edits, n, taken)
+            if n in taken:
+                continue
+            if siblings and parent[n] == p:
+                if n in edited:
+                    continue  # already gone: the rest of the chunk still applies
+            elif not edits.is_live(table, n):
+                continue
+            more = _deletion(table, edits, n, taken, live=True)
             taken.update(p for p, _ in more)
             pairs.extend(more)
         return pairs or None
@@ -163,10 +173,15 @@ def task_pairs(table: NodeTable, edits: Edits, task: Task) -> list[tuple[int, by
 
 
 def _deletion(
-    table: NodeTable, edits: Edits, node: int, taken: set[int] | None = None
+    table: NodeTable,
+    edits: Edits,
+    node: int,
+    taken: set[int] | None = None,
+    live: bool = False,
 ) -> list[tuple[int, bytes]]:
-    """Delete `node` and its list separator; nodes in `taken` are being deleted alongside."""
-    if table.parent[node] not in table.lists or not edits.is_live(table, node):
+    """Delete `node` and its list separator; nodes in `taken` are being deleted alongside.
+    `live` says the caller knows `node` is live."""
+    if table.parent[node] not in table.lists or not (live or edits.is_live(table, node)):
         return [(node, b"")]  # no separator to find (or the task no longer applies)
     edited = edits.replacements
 
