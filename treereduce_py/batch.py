@@ -183,8 +183,10 @@ class Batch:
             for g in self.groups:
                 self.emit(g.event(elapsed=self._elapsed()))
             todo = [g for g in self.groups if g.status == "queued"]
-            per = max(1, self.jobs // max(1, len(todo)))
-            for future in [pool.submit(self._reduce, g, per) for g in todo]:
+            # Every reduction may use all the slots, but together they hold at most `jobs`
+            # tests in flight: when the small groups are done, the largest gets every slot.
+            slots = threading.Semaphore(self.jobs)
+            for future in [pool.submit(self._reduce, g, slots) for g in todo]:
                 future.result()
         self._write_summary()
         return self.groups, self.clean
@@ -209,7 +211,7 @@ class Batch:
                 for name in ("status", "output", "final_size", "tests", "seconds"):
                     setattr(g, name, entry[name])
 
-    def _reduce(self, g: Group, jobs: int) -> None:
+    def _reduce(self, g: Group, slots: threading.Semaphore) -> None:
         source = g.members[0]
         if g.timed_out:
             self._finish(g, "skipped", "a timeout is not reduced: give a test that checks for it")
@@ -223,13 +225,14 @@ class Batch:
         self.emit(g.event(elapsed=self._elapsed()))
         started = time.monotonic()
         options = dataclasses.replace(
-            self.options, jobs=jobs, same_crash=True, output=self.outdir / g.output
+            self.options, jobs=self.jobs, same_crash=True, output=self.outdir / g.output
         )
 
         def forward(event: events.Event) -> None:
             self.emit(events.Grouped(g.slug, event, elapsed=self._elapsed()))
 
         with self.make_oracle(source.name) as oracle:
+            oracle.slots = slots
             try:
                 result = api.reduce(
                     source.read_bytes(),

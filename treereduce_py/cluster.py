@@ -178,7 +178,7 @@ class ClusterOracle(CommandOracle):
         self._futures: set[Any] = set()  # distributed.Future
         self._remote_lock = threading.Lock()
 
-    def check(self, candidate: bytes, worker: int = 0, *, capture: bool = False) -> Verdict:
+    def _check(self, candidate: bytes, worker: int, capture: bool) -> Verdict:
         """Run the test on some worker; raises OracleStartError as locally, ClusterLost when
         the scheduler is gone or the test keeps killing workers."""
         if self._cancelled:

@@ -239,13 +239,22 @@ class CommandOracle:
         self._root: Path | None = None
         self._remove_root: weakref.finalize[..., CommandOracle] | None = None
         self._worker_dirs: dict[int, Path] = {}
+        # Tests in flight shared with other oracles (batch mode): None for no limit.
+        self.slots: threading.Semaphore | None = None
 
     def check(self, candidate: bytes, worker: int = 0, *, capture: bool = False) -> Verdict:
         """Run the test on `candidate` in `worker`'s directory and judge it by the criteria.
 
         With `capture`, both output streams are returned in the verdict even if no criterion needs
-        them. Raises OracleStartError if the command cannot be started.
+        them. Raises OracleStartError if the command cannot be started. With `slots` set (a
+        semaphore several oracles share, as batch mode's reductions do), each test holds one.
         """
+        if self.slots is None:
+            return self._check(candidate, worker, capture)
+        with self.slots:
+            return self._check(candidate, worker, capture)
+
+    def _check(self, candidate: bytes, worker: int, capture: bool) -> Verdict:
         if self._cancelled:
             return _CANCELLED
         wdir = self._worker_dir(worker)
