@@ -492,7 +492,10 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
     assert_all_gone(pids)
     assert list(temp.iterdir()) == []
     leftovers = sorted(p.name for p in tmp_path.iterdir())
-    assert leftovers == ["check.py", "out.py", "pids", "prog.py", "slow.flag", "temp"]
+    # The output and its run record (for --resume), nothing else.
+    assert leftovers == [
+        "check.py", "out.py", "out.py.treereduce.json", "pids", "prog.py", "slow.flag", "temp"
+    ]  # fmt: skip
     assert needle_ok(out, tmp_path), result
 
 
@@ -720,7 +723,9 @@ def test_default_output_next_to_input(tmp_path: Path) -> None:
     proc = run_cli(["../inputs/prog.py", "--", "grep", "-q", "needle", "@@"], work)
 
     succeeded(proc)
-    assert sorted(p.name for p in inputs.iterdir()) == ["prog.py", "prog.reduced.py"]
+    assert sorted(p.name for p in inputs.iterdir()) == [
+        "prog.py", "prog.reduced.py", "prog.reduced.py.treereduce.json"
+    ]  # fmt: skip
     assert list(work.iterdir()) == []
     reduced = (inputs / "prog.reduced.py").read_bytes()
     assert b"needle" in reduced and len(reduced) < len(text) // 2
@@ -748,7 +753,7 @@ def test_explicit_output_and_force(tmp_path: Path) -> None:
 
     succeeded(run_cli([*args[:1], "--force", *args[1:]], tmp_path))
     assert out.read_bytes() == first
-    assert sorted(p.name for p in out_dir.iterdir()) == ["result.txt"]
+    assert sorted(p.name for p in out_dir.iterdir()) == ["result.txt", "result.txt.treereduce.json"]
     assert source.read_bytes() == text
 
 

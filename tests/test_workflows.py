@@ -644,6 +644,38 @@ def test_resume_continues_an_interrupted_run(tmp_path: Path) -> None:
     assert source.read_bytes() == original
 
 
+def test_resume_refuses_an_output_of_another_reduction(tmp_path: Path) -> None:
+    source = tmp_path / "prog.py"
+    source.write_text("a = 1\nb = 2\nkeep = 3\n")
+    out = tmp_path / "out.py"
+    test = ["--", "sh", "-c", 'grep -q keep "$1"', "sh", "@@"]
+    succeeded(run_cli([source, "-o", out, *test], tmp_path))
+    record = json.loads((tmp_path / "out.py.treereduce.json").read_text())
+    assert record["command"] == test[1:] and record["language"] == "python"
+
+    other_test = ["--", "sh", "-c", 'grep -q a "$1"', "sh", "@@"]
+    proc = run_cli([source, "-o", out, "--resume", *other_test], tmp_path)
+    assert proc.returncode == 2 and b"different command" in proc.stderr, proc.stderr
+
+    source.write_text("a = 1\nkeep = 4\n")
+    proc = run_cli([source, "-o", out, "--resume", *test], tmp_path)
+    assert proc.returncode == 2 and b"different input" in proc.stderr, proc.stderr
+
+    (tmp_path / "out.py.treereduce.json").unlink()
+    proc = run_cli([source, "-o", out, "--resume", *test], tmp_path)
+    assert proc.returncode == 2 and b"no record" in proc.stderr, proc.stderr
+
+
+def test_a_file_of_the_users_where_the_record_goes_is_left_alone(tmp_path: Path) -> None:
+    source = tmp_path / "prog.py"
+    source.write_text("a = 1\nkeep = 3\n")
+    mine = tmp_path / "out.py.treereduce.json"
+    mine.write_text("my notes\n")
+    test = ["--", "sh", "-c", 'grep -q keep "$1"', "sh", "@@"]
+    succeeded(run_cli([source, "-o", tmp_path / "out.py", *test], tmp_path))
+    assert mine.read_text() == "my notes\n"
+
+
 # ---------------------------------------------------------------------------------------------
 # The CI and editor examples that docs/ci.md and docs/editors.md point to
 

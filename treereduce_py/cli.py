@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import hashlib
 import json
 import logging
 import math
@@ -25,7 +26,14 @@ from treereduce_py import __version__, api, batch, cluster, events, languages, u
 from treereduce_py.cdd import DEFAULT_P0
 from treereduce_py.options import ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
-from treereduce_py.output import OutputError, default_output_path, write_atomic
+from treereduce_py.output import (
+    OutputError,
+    default_output_path,
+    read_record,
+    record_path,
+    write_atomic,
+    write_record,
+)
 from treereduce_py.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 EXIT_CODES = {
@@ -111,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--resume",
         action="store_true",
-        help="continue from the output file of an interrupted run (same input and test)",
+        help="continue from the output file of an interrupted run (same input and test, as the "
+        "record OUTPUT.treereduce.json written beside it says)",
     )
     p.add_argument("--report", type=Path, metavar="FILE", help="write a JSON summary to FILE")
     p.add_argument("--passes", type=_positive_int, help="cap on passes per stage")
@@ -348,10 +357,14 @@ def _run(
     lang = _language(args.lang, input_path, source)
     output = _output_path(args.output, input_path, args.force or args.resume)
     start_from = source
+    record = _run_record(args, command, lang, source)
     if args.resume:
         if output is None or not output.exists():
             raise UsageError("--resume needs the output file of an earlier run (-o PATH)")
+        _check_record(output, record)
         start_from = output.read_bytes()
+    if output is not None:
+        write_record(output, record)
     criteria = Criteria(
         exit_codes=frozenset(args.exit_codes or [0]),
         stdout_regex=args.stdout_regex,
@@ -550,6 +563,45 @@ class _Preview:
             with contextlib.suppress(OSError):
                 return self.output.read_bytes()
         return self.source
+
+
+def _run_record(
+    args: argparse.Namespace, command: list[str], lang: str, source: bytes
+) -> dict[str, object]:
+    """What makes two runs the same reduction: the input, the language and the test."""
+    return {
+        "input_sha256": hashlib.sha256(source).hexdigest(),
+        "language": lang,
+        "command": command,
+        "exit_codes": sorted(args.exit_codes or [0]),
+        "regexes": [_pattern_text(r) for r in (args.stdout_regex, args.stderr_regex,
+                                                args.not_stdout_regex, args.not_stderr_regex)],
+        "same_crash": bool(args.same_crash),
+    }  # fmt: skip
+
+
+def _pattern_text(regex: object) -> str | None:
+    """A criterion's regex (compiled over bytes by argparse) as text for the record."""
+    pattern = getattr(regex, "pattern", regex)
+    return pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern  # type: ignore[return-value]
+
+
+def _check_record(output: Path, record: dict[str, object]) -> None:
+    """`--resume` continues only the reduction that wrote `output` (its record says which)."""
+    earlier = read_record(output)
+    if earlier is None:
+        raise UsageError(
+            f"--resume: {output} has no record of the run that wrote it "
+            f"({record_path(output).name}); run again without --resume"
+        )
+    if earlier.get("input_sha256") != record["input_sha256"]:
+        raise UsageError(f"--resume: {output} was reduced from a different input")
+    changed = [k for k in record if k != "input_sha256" and earlier.get(k) != record[k]]
+    if changed:
+        raise UsageError(
+            f"--resume: {output} was reduced with a different {', '.join(changed)}; "
+            "resume with the same test, or run again without --resume"
+        )
 
 
 def _read_input(name: str) -> tuple[bytes, Path | None]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import secrets
 import stat
@@ -130,3 +131,35 @@ class BestSoFar:
             sys.stdout.buffer.flush()
         else:
             self.flush()
+
+
+# The record beside an output: what produced it, so `--resume` continues only the same reduction.
+
+RECORD_FORMAT = "treereduce-py run record 1"
+
+
+def record_path(output: Path) -> Path:
+    """Where the record of the run that writes `output` lives: beside it."""
+    return output.with_name(output.name + ".treereduce.json")
+
+
+def write_record(output: Path, record: dict[str, object]) -> bool:
+    """Write the record beside `output` (atomically); False, writing nothing, when a file that
+    is not such a record is already there (it is the user's)."""
+    path = record_path(output)
+    if path.exists() and read_record(output) is None:
+        return False
+    body = {"format": RECORD_FORMAT, **record}
+    write_atomic(path, (json.dumps(body, indent=1, sort_keys=True) + "\n").encode())
+    return True
+
+
+def read_record(output: Path) -> dict[str, object] | None:
+    """The record beside `output`, or None when there is none (or it is not one of ours)."""
+    try:
+        body = json.loads(record_path(output).read_text())
+    except (OSError, ValueError):
+        return None
+    if not isinstance(body, dict) or body.get("format") != RECORD_FORMAT:
+        return None
+    return body
