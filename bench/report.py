@@ -281,15 +281,26 @@ def _commits(runs: list[Run], family: str, allow_mixed: bool) -> list[str]:
     return commits
 
 
-def _mixed_note(commits: list[str]) -> list[str]:
+def _mixed_note(
+    commits: list[str], how: str = "rendered with `--allow-mixed`; see the commit column"
+) -> list[str]:
     """The page's warning when the runs of one table come from several commits."""
     if len({c.split()[0] for c in commits}) <= 1:
         return []
     return [
-        f"**These runs come from {len(commits)} commits, not one run of one commit** "
-        "(rendered with `--allow-mixed`; see the commit column).",
+        f"**These runs come from {len(commits)} commits, not one run of one commit** ({how}).",
         "",
     ]
+
+
+def _peer_run_commits(runs: list[Run]) -> list[str]:
+    """The commits of the treereduce-py rows of the peer table (from their `version`,
+    "0.1.0+<commit>"), with the first date of each; `make bench` re-runs them at one commit."""
+    first: dict[str, str] = {}
+    for r in sorted(runs, key=lambda r: r["date"]):
+        if r["tool"].startswith("treereduce-py"):
+            first.setdefault(str(r["version"]).rpartition("+")[2], r["date"][:10])
+    return sorted(f"{commit} ({date})" for commit, date in first.items())
 
 
 def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
@@ -569,6 +580,12 @@ def render(
         "the time it took relative to the peer's whole run.",
         "",
     ]
+    peer_commits = _peer_run_commits(runs)
+    lines += _mixed_note(
+        peer_commits,
+        f"the treereduce-py rows, from earlier `bench/run.py` runs: {', '.join(peer_commits)}; "
+        "`make bench` re-runs every case at one commit",
+    )
     lines += _table(
         [
             "treereduce-py",
