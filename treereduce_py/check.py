@@ -64,10 +64,8 @@ class SyntaxCheck:
         self._recent: OrderedDict[int, tuple[list[Span], tree_sitter.Tree]] = OrderedDict()
         self.full_parses = 0
         self.incremental_parses = 0
-        if table is not None and tree is not None:
-            self._start: tuple[Edits, tree_sitter.Tree] | None = (Edits(), tree)
-        else:
-            self._start = None
+        # The parse of the pass's text: the base of candidates built on no commit yet.
+        self._start = tree if table is not None else None
 
     def parser(self) -> tree_sitter.Parser:
         """This thread's parser."""
@@ -121,7 +119,7 @@ class SyntaxCheck:
     def _base(self, since: Edits | None) -> tree_sitter.Tree | None:
         with self._lock:
             if since is None or not since.order:
-                return None if self._start is None else self._start[1]
+                return self._start
             known = self._bases.get(id(since))
         return known[1] if known is not None and known[0] is since else None
 
