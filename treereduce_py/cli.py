@@ -14,6 +14,7 @@ import logging
 import math
 import os
 import re
+import select
 import shlex
 import signal
 import sys
@@ -606,16 +607,36 @@ def _check_record(output: Path, record: dict[str, object]) -> None:
 
 def _read_input(name: str) -> tuple[bytes, Path | None]:
     if name == "-":
-        return sys.stdin.buffer.read(), None
+        return _read_stream(sys.stdin.fileno()), None
     path = Path(name)
     try:
-        return path.read_bytes(), path
+        if not path.is_fifo():
+            return path.read_bytes(), path
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            return _read_stream(fd), path
+        finally:
+            os.close(fd)
     except FileNotFoundError:
         raise UsageError(f"no such file: {name}") from None
     except IsADirectoryError:
         raise UsageError(f"is a directory, not a file: {name}") from None
     except OSError as e:
         raise UsageError(f"cannot read {name}: {e.strerror}") from None
+
+
+def _read_stream(fd: int) -> bytes:
+    """Everything from a pipe or terminal, waiting in short polls: a signal that lands just
+    before a blocking read() would wait for the writer; between polls it is handled at once."""
+    chunks: list[bytes] = []
+    while True:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if not ready:
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
 
 
 def _language(name: str | None, path: Path | None, data: bytes) -> str:
