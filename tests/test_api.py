@@ -246,3 +246,37 @@ def test_options_can_be_given_as_one_value() -> None:
     assert b"boom" in result.reduced
     with pytest.raises(TypeError):
         reduce(PROGRAM, language="python", test=lambda c: True, no_such_option=1)
+
+
+def test_a_huge_tree_is_cut_coarse_first_then_reduced_in_full(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a node budget smaller than the program, the first passes use coarse tables (no tree
+    kept, no check) until one changes nothing; full passes then reduce inside the functions, and
+    every candidate they commit is still judged by the test."""
+    from treereduce_py import session
+
+    kinds: list[bool] = []
+    prepare = session.prepare
+
+    def spy(*args: object, **kwargs: object) -> object:
+        out = prepare(*args, **kwargs)  # type: ignore[arg-type]
+        kinds.append(out[2] is None)
+        return out
+
+    monkeypatch.setattr(session, "COARSE_NODES", 30)
+    monkeypatch.setattr(session, "prepare", spy)
+    pred = Recorder((b"ValueError", b"main"))
+    result = reduce(PROGRAM * 20, language="python", test=pred, jobs=2)
+    assert pred(result.reduced) and result.reduced in pred.yes
+    assert kinds[0] and not all(kinds)  # coarse first, full passes after
+    assert kinds.index(False) == len(kinds) - kinds[::-1].index(True)  # no coarse after full
+    assert result.size < len(PROGRAM) // 4
+
+
+def test_the_start_up_parse_is_pass_0_before_the_first_pass() -> None:
+    seen: list[events.Event] = []
+    reduce(PROGRAM, language="python", test=Recorder((b"main",)), jobs=1, progress=seen.append)
+    passes = [(e.pass_number, e.phase) for e in seen if isinstance(e, events.PassChange)]
+    assert passes[0] == (0, "parse") and passes[1][0] == 1
+    assert isinstance(seen[0], events.Start)

@@ -12,7 +12,7 @@ import pytest
 import tree_sitter
 import tree_sitter_language_pack
 
-from treereduce_py import language_table
+from treereduce_py import language_table, languages
 from treereduce_py.languages import (
     UnknownLanguage,
     available,
@@ -391,3 +391,16 @@ def test_detected_grammar_parses_typical_files(path: str, source: bytes) -> None
     assert language is not None
     tree = new_parser(language).parse(source)
     assert count_errors(tree) == 0
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 1 << 16])
+def test_a_parse_in_chunks_is_the_parse_of_the_bytes(
+    chunk: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read through the callback, a chunk at a time, the tree is the one the bytes give."""
+    monkeypatch.setattr(languages, "PARSE_CHUNK", chunk)
+    text = b"int f(int x) { return x + 1; }\nstruct s { int a; char b[4]; };\n" * 30
+    parser = languages.new_parser("c")
+    chunked = languages.parse_in_chunks(parser, text)
+    assert str(chunked.root_node) == str(parser.parse(text).root_node)
+    assert chunked.root_node.end_byte == len(text)

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py.languages import new_parser
-from treereduce_py.syntax import NodeTable, count_errors
+from treereduce_py.syntax import NodeTable, coarse_depth, count_errors
 
 # Small programs with nesting, lists with separators, comments and strings.
 SAMPLES: dict[str, bytes] = {
@@ -535,3 +535,32 @@ def test_count_errors_matches_a_full_walk_on_mutations(case: tuple[str, bytes]) 
     language, source = case
     tree = new_parser(language).parse(source)
     assert count_errors(tree) == _brute_force_errors(tree)
+
+
+# --- coarse tables ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", sorted(SAMPLES))
+def test_a_coarse_table_is_the_full_table_cut_at_a_depth(lang: str) -> None:
+    """The same nodes, in the same order, as the full table's down to the depth; those at the
+    depth are leaves; and the depth chosen keeps the table within its node budget."""
+    full, tree = table_of(lang, SAMPLES[lang])
+    for budget in (1, 5, 20, len(full) // 2):
+        depth = coarse_depth(tree, budget)
+        assert depth is not None and depth >= 1
+        coarse = NodeTable.from_tree(SAMPLES[lang], tree, depth)
+        kept = [i for i in range(len(full)) if full.depth[i] <= depth]
+        assert depth == 1 or len(coarse) <= budget
+        assert len(coarse) == len(kept)
+        for j, i in enumerate(kept):
+            assert (coarse.start[j], coarse.end[j], coarse.kind[j]) == (
+                full.start[i],
+                full.end[i],
+                full.kind[i],
+            )
+            assert coarse.depth[j] == full.depth[i]
+            assert (coarse.first_child[j] == -1) == (
+                full.depth[i] == depth or full.first_child[i] == -1
+            )
+            assert coarse.last[j] >= j
+    assert coarse_depth(tree, len(full)) is None  # the whole tree fits: no coarse table

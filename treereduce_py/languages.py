@@ -147,6 +147,24 @@ def new_parser(name: str) -> tree_sitter.Parser:
     return tree_sitter.Parser(get_language(name))
 
 
+# Bytes handed to tree-sitter per read callback in `parse_in_chunks`.
+PARSE_CHUNK = 1 << 16
+
+
+def parse_in_chunks(parser: tree_sitter.Parser, text: bytes) -> tree_sitter.Tree:
+    """`parser.parse(text)`, read through a callback PARSE_CHUNK bytes at a time.
+
+    A parse of bytes holds the GIL to the end (1.6 s at 10 MB, the live panel frozen); between
+    the callback's calls other threads run, at no measurable cost to the parse.
+    """
+    view = memoryview(text)
+
+    def read(offset: int, _point: tuple[int, int]) -> bytes:
+        return bytes(view[offset : offset + PARSE_CHUNK])
+
+    return parser.parse(read)
+
+
 def _from_file_name(path: str | os.PathLike[str]) -> str | None:
     base = os.path.basename(os.fspath(path))
     if not base:

@@ -145,14 +145,21 @@ class NodeTable:
     # Construction ---------------------------------------------------------------------------
 
     @classmethod
-    def from_tree(cls, source: bytes, tree: tree_sitter.Tree) -> NodeTable:
+    def from_tree(
+        cls, source: bytes, tree: tree_sitter.Tree, max_depth: int | None = None
+    ) -> NodeTable:
         """Flatten a tree-sitter tree of `source` in one cursor walk (no recursion).
 
         The columns are allocated once at the tree's node count and filled in place; parent,
         depth, first child, next sibling and last descendant all follow from the cursor's moves,
         so each node costs one `cursor.node` and four reads of it. Linear in the node count.
+
+        With `max_depth`, nodes at that depth are leaves of the table (their subtrees are not
+        walked): the coarse table of a huge tree (see `coarse_depth`).
         """
-        n = tree.root_node.descendant_count  # the root and every node below it, as walked
+        root = tree.root_node
+        # The root and every node below it (down to max_depth), as walked.
+        n = root.descendant_count if max_depth is None else sum(_level_sizes(root, max_depth))
         start, end, kind = _column(n, 0, "I"), _column(n, 0, "I"), _column(n, 0)
         parent, depth = _column(n, -1), _column(n, 0)
         first_child, next_sibling, last = _column(n, -1), _column(n, -1), _column(n, 0)
@@ -180,7 +187,7 @@ class NodeTable:
             depth[i] = d
             cur = i
             i += 1
-            if down():
+            if (max_depth is None or d < max_depth) and down():
                 first_child[cur] = i  # in pre-order the first child comes right after
                 push(p)
                 p = cur
@@ -255,6 +262,36 @@ class NodeTable:
             source, start, end, _column(n, -1), bytearray(b"\x01") * n, parent, first_child,
             next_sibling, last, depth, (), 0, frozenset(),
         )  # fmt: skip
+
+
+def coarse_depth(tree: tree_sitter.Tree, max_nodes: int) -> int | None:
+    """The deepest level down to which `tree` has at most `max_nodes` nodes, or None when the
+    whole tree fits (then no coarse table is needed). At least 1: the root's children."""
+    root = tree.root_node
+    if root.descendant_count <= max_nodes:
+        return None
+    total, depth = 0, 0
+    for depth, size in enumerate(_level_sizes(root, None)):
+        total += size
+        if total > max_nodes:
+            return max(1, depth - 1)
+    return max(1, depth)  # unreachable: the whole tree did not fit
+
+
+def _level_sizes(root: tree_sitter.Node, max_depth: int | None) -> Iterator[int]:
+    """The number of nodes at each depth of `root`'s subtree, from 0 (the root) down to
+    `max_depth` (every level when None). A level is counted from its parents' child counts before
+    its nodes are listed, so a caller that stops at a level never pays for the nodes in it."""
+    level = [root]
+    yield 1
+    depth = 0
+    while max_depth is None or depth < max_depth:
+        size = sum(node.child_count for node in level)
+        if not size:
+            return
+        yield size
+        level = [child for node in level for child in node.children]
+        depth += 1
 
 
 def _column(n: int, value: int, typecode: str = "i") -> array[int]:
