@@ -27,7 +27,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from scaling import RESULTS, stamp
+from provenance import stamp
+from scaling import RESULTS
 
 CLI = str(Path(sys.executable).parent / "treereduce-py")
 SLEEPY = """\

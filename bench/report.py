@@ -293,14 +293,19 @@ def _mixed_note(
     ]
 
 
-def _peer_run_commits(runs: list[Run]) -> list[str]:
-    """The commits of the treereduce-py rows of the peer table (from their `version`,
-    "0.1.0+<commit>"), with the first date of each; `make bench` re-runs them at one commit."""
+def _peer_run_commits(runs: list[Run], allow_mixed: bool = True) -> list[str]:
+    """The commits of the treereduce-py rows of the peer table (their `commit` stamp, or for runs
+    stored before stamps, their `version`, "0.1.0+<commit>"), with the first date of each;
+    raises MixedCommits for several unless allowed. `make bench` re-runs them at one commit."""
     first: dict[str, str] = {}
     for r in sorted(runs, key=lambda r: r["date"]):
         if r["tool"].startswith("treereduce-py"):
-            first.setdefault(str(r["version"]).rpartition("+")[2], r["date"][:10])
-    return sorted(f"{commit} ({date})" for commit, date in first.items())
+            commit = r.get("commit") or str(r["version"]).rpartition("+")[2]
+            first.setdefault(commit, r["date"][:10])
+    commits = sorted(f"{commit} ({date})" for commit, date in first.items())
+    if len(first) > 1 and not allow_mixed:
+        raise MixedCommits("the peer runs mix commits: " + ", ".join(commits))
+    return commits
 
 
 def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
@@ -529,6 +534,7 @@ def render(
     allow_mixed: bool = False,
     scale: dict[str, Any] | None = None,
     scale_allow_mixed: bool = False,
+    peers_allow_mixed: bool = False,
 ) -> str:
     """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect."""
     IMG.mkdir(parents=True, exist_ok=True)
@@ -580,7 +586,7 @@ def render(
         "the time it took relative to the peer's whole run.",
         "",
     ]
-    peer_commits = _peer_run_commits(runs)
+    peer_commits = _peer_run_commits(runs, peers_allow_mixed)
     lines += _mixed_note(
         peer_commits,
         f"the treereduce-py rows, from earlier `bench/run.py` runs: {', '.join(peer_commits)}; "
@@ -749,6 +755,23 @@ def scale_misses(runs: list[Run]) -> list[str]:
     return misses
 
 
+def _scale_tools(runs: list[Run]) -> str:
+    """Which tools ran at which sizes, e.g. "treereduce-py and cvise at every size, shrinkray at
+    100k"."""
+    sizes: dict[str, list[str]] = {}
+    for r in runs:
+        if r["size"] not in sizes.setdefault(r["tool"], []):
+            sizes[r["tool"]].append(r["size"])
+    every = [t for t, got in sizes.items() if set(got) >= set(SCALE_SIZES)]
+    parts = [f"{' and '.join(every)} at every size"] if every else []
+    parts += [
+        f"{t} at {', '.join(s for s in SCALE_SIZES if s in got)} only"
+        for t, got in sizes.items()
+        if t not in every
+    ]
+    return ", ".join(parts)
+
+
 def _mib(value: float | None) -> str:
     return "–" if value is None else f"{value:.0f}"
 
@@ -770,7 +793,7 @@ def scale_section(scale: dict[str, Any] | None, allow_mixed: bool = False) -> li
     out += [
         "The same generated program (`bench/scale_gen.py`, seeded: filler with a definition at "
         "a third and a misbehaving use of it at two thirds) at about 100 KB, 1 MB and 10 MB, in "
-        "C and JavaScript, reduced by every tool one after another with `--jobs "
+        f"C and JavaScript, reduced by {_scale_tools(runs)} one after another with `--jobs "
         f"{machine.get('jobs', '?')}` and a limit of {limits} per run, through the runner of "
         "the cases above (`bench/scale.py`). Test *fast*: two `grep -q` for the trigger lines, so "
         "the time is the reducer's; *real*: `gcc -fsyntax-only` must still report "
@@ -942,13 +965,15 @@ def main(argv: list[str] | None = None) -> int:
         const="parallel,scale",
         default="",
         metavar="FAMILIES",
-        help="render these families' runs (parallel, scale; default both) from several commits "
+        help="render these families' runs (peers, parallel, scale) from several commits "
         "(the page says so)",
     )
     args = parser.parse_args(argv)
     mixed = set(args.allow_mixed.split(",")) - {""}
-    if mixed - {"parallel", "scale"}:
-        parser.error(f"--allow-mixed: unknown {', '.join(sorted(mixed))}; known: parallel, scale")
+    if mixed - {"peers", "parallel", "scale"}:
+        parser.error(
+            f"--allow-mixed: unknown {', '.join(sorted(mixed))}; known: peers, parallel, scale"
+        )
     runs_path = RESULTS / "runs.json"
     if not runs_path.exists():
         print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
@@ -966,7 +991,9 @@ def main(argv: list[str] | None = None) -> int:
         plot_scale(scale)
     DOCS.mkdir(exist_ok=True)
     try:
-        text = render(runs, meta, scaling, "parallel" in mixed, scale, "scale" in mixed)
+        text = render(
+            runs, meta, scaling, "parallel" in mixed, scale, "scale" in mixed, "peers" in mixed
+        )
     except MixedCommits as e:
         print(f"report: {e}; re-run them at one commit, or render with --allow-mixed",
               file=sys.stderr)  # fmt: skip

@@ -42,10 +42,12 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import provenance
 from prepare import BENCH, WORK, Case, count_tokens, load_cases, prepare_case, run_test
 
 REPO = BENCH.parent
 RESULTS = BENCH / "results"
+RUN_LOGS = RESULTS / "runs"  # each run's logs and final file, gzipped (provenance.keep_logs)
 RUNS = WORK / "runs"
 PEERS = BENCH / ".peers"
 SAMPLE_EVERY = 0.5
@@ -508,12 +510,28 @@ def machine_info(tools: list[Tool]) -> dict[str, Any]:
     }
 
 
-def save(records: list[RunRecord], meta: dict[str, Any]) -> None:
-    """Merge ``records`` into bench/results/runs.json and rewrite runs.csv and meta.json."""
+def stored_runs(stamped: dict[str, str], jobs: int, limit: float) -> set[tuple[str, str]]:
+    """The (case, tool) pairs runs.json holds from the commit of `stamped` (never a dirty one),
+    with these `jobs` and `limit`."""
+    path = RESULTS / "runs.json"
+    if stamped["commit"].endswith("+dirty") or not path.exists():
+        return set()
+    return {
+        (r["case"], r["tool"])
+        for r in json.loads(path.read_text())
+        if r.get("commit") == stamped["commit"] and r["jobs"] == jobs and r["time_limit"] == limit
+    }
+
+
+def save(
+    records: list[RunRecord], meta: dict[str, Any], extra: dict[str, Any] | None = None
+) -> None:
+    """Merge ``records`` (each with the keys of ``extra``: its stamp and kept logs) into
+    bench/results/runs.json and rewrite runs.csv and meta.json."""
     RESULTS.mkdir(parents=True, exist_ok=True)
     path = RESULTS / "runs.json"
     old: list[dict[str, Any]] = json.loads(path.read_text()) if path.exists() else []
-    fresh = [asdict(r) for r in records]
+    fresh = [{**asdict(r), **(extra or {})} for r in records]
     keys = {(r["case"], r["tool"]) for r in fresh}
     merged = [r for r in old if (r["case"], r["tool"]) not in keys] + fresh
     merged.sort(key=lambda r: (r["case"], r["tool"]))
@@ -545,7 +563,13 @@ def main(argv: list[str] | None = None) -> int:
         help="treereduce-py presets: comma-separated, 'default' or 'all'",
     )
     parser.add_argument("--jobs", type=int, default=2, help="parallel tests for every tool")
-    parser.add_argument("--time-limit", type=float, default=120.0, help="seconds per run")
+    parser.add_argument("--time-limit", type=float, default=300.0, help="seconds per run")
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="skip the (case, tool) runs already stored from this commit with the same limit and "
+        "--jobs (a run of every case at 300 s takes hours: it may be made in sittings)",
+    )
     parser.add_argument(
         "--quick",
         action="store_true",
@@ -588,15 +612,24 @@ def main(argv: list[str] | None = None) -> int:
         for tool in tools:
             if tool.languages and case.lang not in tool.languages:
                 continue
+            stamped = provenance.stamp()
+            if args.resume and (case.name, tool.name) in stored_runs(stamped, args.jobs, limit):
+                print(f"run: {case.name} with {tool.name}: stored from {stamped['commit']}")
+                continue
             print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
             rec = run_one(case, tool, args.jobs, limit)
             records.append(rec)
+            names = ["command.json", "stdout.log", "stderr.log", "tests.log"]
+            names.append("final" + Path(case.file).suffix)
+            logs = provenance.keep_logs(
+                run_dir(case, tool), names, RUN_LOGS, f"{case.name}-{tool.name.replace(':', '-')}"
+            )
             print(
                 f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
                 f" {rec.tests_run} tests, still interesting: {rec.still_interesting}",
                 flush=True,
             )
-            save([rec], dict(meta))
+            save([rec], dict(meta), {**stamped, "logs": logs})
     if not (args.no_scaling or args.cases or args.quick) and any(
         t.name.startswith("treereduce-py") for t in tools
     ):

@@ -22,16 +22,17 @@ the marginal cost.  bench/report.py renders the "Scale" section and its log-log 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import sys
 from dataclasses import asdict
 from typing import Any
 
+import provenance
 from prepare import BENCH, Case, prepare_case, run_test
+from provenance import stamp
 from run import RunRecord, Tool, last_stats, machine_info, run_dir, run_one, select_tools
 from scale_gen import SIZES
-from scaling import stamp, test_cost
+from scaling import test_cost
 
 REPO = BENCH.parent
 RESULTS = BENCH / "results"
@@ -43,7 +44,6 @@ TEST_KINDS = {
     "fast": "two grep -q checks for the trigger lines",
     "real": "the real tool's diagnostic (gcc -fsyntax-only for C, node for JavaScript)",
 }
-LOG_CAP = 1 << 20  # raw bytes kept per log (its head and tail): the logs stay a few MB in all
 # Wall seconds with the fast test measured in issue 15 (a Rust input of the same shape, engine of
 # 2026-11, --jobs 2), for --estimate only; Shrink Ray is assumed to run to the limit.
 FAST_WALL = {
@@ -86,20 +86,10 @@ def engine_cost(stats: dict[str, Any]) -> dict[str, Any] | None:
 
 def keep_logs(case: Case, tool: Tool) -> list[str]:
     """Gzip the run's logs into results/scale/ (head and tail of long ones); their paths."""
-    LOGS.mkdir(parents=True, exist_ok=True)
-    kept = []
-    for name in ("command.json", "stdout.log", "stderr.log", "tests.log"):
-        raw = run_dir(case, tool) / name
-        if not raw.exists():
-            continue
-        data = raw.read_bytes()
-        if len(data) > LOG_CAP:
-            cut = f"\n[... {len(data) - LOG_CAP} bytes left out ...]\n".encode()
-            data = data[: LOG_CAP // 4] + cut + data[-(LOG_CAP * 3 // 4) :]
-        target = LOGS / f"{case.name}-{tool.name.replace(':', '-')}.{name}.gz"
-        target.write_bytes(gzip.compress(data, mtime=0))
-        kept.append(str(target.relative_to(REPO)))
-    return kept
+    names = ("command.json", "stdout.log", "stderr.log", "tests.log")
+    return provenance.keep_logs(
+        run_dir(case, tool), names, LOGS, f"{case.name}-{tool.name.replace(':', '-')}"
+    )
 
 
 def record(

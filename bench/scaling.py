@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from prepare import Case, load_cases, prepare_case, run_test
+from provenance import stamp
 
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
@@ -154,18 +155,6 @@ def reduce_once(case: Case, jobs: int, mode: str, max_time: float, tmp: Path) ->
         "log": str(log.relative_to(REPO)),
         **stamped,
     }
-
-
-def stamp() -> dict[str, str]:
-    """The git commit (``+dirty`` with uncommitted changes) and the UTC date of a run."""
-
-    def git(*args: str) -> str:
-        proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
-        return proc.stdout.strip()
-
-    dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py") else ""
-    date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "date": date}
 
 
 def estimate(cases: list[Case], jobs: list[int], modes: list[str], costs: dict[str, Any]) -> str:

@@ -1,0 +1,50 @@
+"""Where a stored benchmark figure came from: the commit it ran on, and the raw logs it leaves.
+
+Every stored run is stamped with the git commit of the checkout (``+dirty`` when `treereduce_py/`
+has uncommitted changes: only the engine's own code decides what a run measures) and the UTC date,
+and keeps its raw logs gzipped under bench/results/ (the head and tail of a long one), so any
+figure in docs/benchmarks.md can be traced to the run that produced it.
+"""
+
+from __future__ import annotations
+
+import gzip
+import subprocess
+import time
+from collections.abc import Iterable
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+REPO = BENCH.parent
+LOG_CAP = 1 << 20  # raw bytes kept per log (its head and tail): the logs stay a few MB in all
+
+
+def stamp() -> dict[str, str]:
+    """The git commit (``+dirty`` with uncommitted changes) and the UTC date of a run."""
+
+    def git(*args: str) -> str:
+        proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+        return proc.stdout.strip()
+
+    dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py") else ""
+    date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+    return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "date": date}
+
+
+def keep_logs(rundir: Path, names: Iterable[str], into: Path, prefix: str) -> list[str]:
+    """Gzip the files `names` of `rundir` that exist into `into` as ``PREFIX.NAME.gz`` (the head
+    and tail of one longer than LOG_CAP); their paths, relative to the repository."""
+    into.mkdir(parents=True, exist_ok=True)
+    kept = []
+    for name in names:
+        raw = rundir / name
+        if not raw.exists():
+            continue
+        data = raw.read_bytes()
+        if len(data) > LOG_CAP:
+            cut = f"\n[... {len(data) - LOG_CAP} bytes left out ...]\n".encode()
+            data = data[: LOG_CAP // 4] + cut + data[-(LOG_CAP * 3 // 4) :]
+        target = into / f"{prefix}.{name}.gz"
+        target.write_bytes(gzip.compress(data, mtime=0))
+        kept.append(str(target.relative_to(REPO)))
+    return kept

@@ -1,0 +1,62 @@
+"""The benchmark harness's provenance: runs stamped with their commit, logs kept, resumable runs.
+
+bench/ is not a package; its modules import each other by name, so the tests put bench/ on the
+path as its scripts do. Only modules without the bench extra's dependencies are imported here.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import provenance  # type: ignore[import-not-found]  # noqa: E402
+import run  # type: ignore[import-not-found]  # noqa: E402
+
+
+def test_a_stamp_names_a_commit_and_a_utc_date() -> None:
+    stamped = provenance.stamp()
+    assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?", stamped["commit"])
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamped["date"])
+
+
+def test_kept_logs_are_gzipped_with_the_head_and_tail_of_long_ones(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(provenance, "REPO", tmp_path)
+    monkeypatch.setattr(provenance, "LOG_CAP", 100)
+    rundir = tmp_path / "run"
+    rundir.mkdir()
+    (rundir / "short.log").write_bytes(b"all of it")
+    (rundir / "long.log").write_bytes(b"h" * 500 + b"t" * 500)
+    names = ["short.log", "long.log", "absent.log"]
+    kept = provenance.keep_logs(rundir, names, tmp_path / "k", "x")
+    assert kept == ["k/x.short.log.gz", "k/x.long.log.gz"]
+    assert gzip.decompress((tmp_path / kept[0]).read_bytes()) == b"all of it"
+    long = gzip.decompress((tmp_path / kept[1]).read_bytes())
+    assert long.startswith(b"h" * 25 + b"\n[... 900 bytes left out ...]\n")
+    assert long.endswith(b"t" * 75) and len(long) < 200
+
+
+def test_resume_skips_only_runs_of_this_commit_limit_and_jobs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(run, "RESULTS", tmp_path)
+    rows = [
+        {"case": "a", "tool": "cvise", "commit": "abc1234", "jobs": 2, "time_limit": 300.0},
+        {"case": "b", "tool": "cvise", "commit": "abc1234", "jobs": 2, "time_limit": 60.0},
+        {"case": "c", "tool": "cvise", "commit": "def5678", "jobs": 2, "time_limit": 300.0},
+        {"case": "d", "tool": "cvise", "commit": "abc1234", "jobs": 4, "time_limit": 300.0},
+        {"case": "e", "tool": "cvise", "jobs": 2, "time_limit": 300.0},  # stored before stamps
+    ]
+    (tmp_path / "runs.json").write_text(json.dumps(rows))
+    here = {"commit": "abc1234", "date": "2026-11-23T00:00:00Z"}
+    assert run.stored_runs(here, 2, 300.0) == {("a", "cvise")}
+    assert run.stored_runs({**here, "commit": "abc1234+dirty"}, 2, 300.0) == set()
