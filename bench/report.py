@@ -431,7 +431,7 @@ def scaling_section(scaling: dict[str, Any], allow_mixed: bool = False) -> list[
             "predicate that costs almost nothing, so the time is the engine's own (parsing, "
             "rendering candidates, syntax checks, cache), with `jobs=1`. Each size runs in a "
             "fresh process; peak memory is that process's peak RSS (the interpreter and "
-            "grammars included).",
+            f"grammars included).{_stamp_note(size)}",
             "",
         ]
         rows = [
@@ -460,10 +460,17 @@ def scaling_section(scaling: dict[str, Any], allow_mixed: bool = False) -> list[
             "",
             f"{over['description']} Engine overhead: **{over['ms_per_candidate']:.2f} ms** "
             f"of CPU per candidate ({over['tests']} candidates, {over['cpu_time']:.2f} s CPU, "
-            f"{over['wall_time']:.2f} s wall).",
+            f"{over['wall_time']:.2f} s wall).{_stamp_note(over)}",
             "",
         ]
     return out
+
+
+def _stamp_note(result: dict[str, Any]) -> str:
+    """ " Commit X, DATE." for a stamped result; results stored before stamps say so."""
+    if "commit" not in result:
+        return " Stored before runs were stamped with their commit."
+    return f" Commit {result['commit']}, {result['date']}."
 
 
 def cluster_section(result: dict[str, Any]) -> list[str]:

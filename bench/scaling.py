@@ -317,9 +317,9 @@ def main(argv: list[str] | None = None) -> int:
     if "parallel" in todo:
         results["parallel"] = parallel(args, results.get("parallel"))
     if "size" in todo:
-        results["size"] = size_family(args)
+        results["size"] = {**size_family(args), **stamp()}
     if "overhead" in todo:
-        results["overhead"] = overhead_family(args)
+        results["overhead"] = {**overhead_family(args), **stamp()}
     RESULTS.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(results, indent=1) + "\n")
     return 0
