@@ -20,7 +20,9 @@ LOG_CAP = 1 << 20  # raw bytes kept per log (its head and tail): the logs stay a
 
 
 def stamp() -> dict[str, str]:
-    """The git commit (``+dirty`` with uncommitted changes) and the UTC date of a run."""
+    """The git commit (``+dirty`` with uncommitted changes), the engine (the git tree of
+    `treereduce_py/`, the same across commits that change only tests, docs or bench/) and the UTC
+    date of a run."""
 
     def git(*args: str) -> str:
         proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
@@ -28,7 +30,8 @@ def stamp() -> dict[str, str]:
 
     dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py") else ""
     date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "date": date}
+    engine = git("rev-parse", "--short", "HEAD:treereduce_py") + dirty
+    return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "engine": engine, "date": date}
 
 
 def keep_logs(rundir: Path, names: Iterable[str], into: Path, prefix: str) -> list[str]:

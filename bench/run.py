@@ -511,15 +511,16 @@ def machine_info(tools: list[Tool]) -> dict[str, Any]:
 
 
 def stored_runs(stamped: dict[str, str], jobs: int, limit: float) -> set[tuple[str, str]]:
-    """The (case, tool) pairs runs.json holds from the commit of `stamped` (never a dirty one),
-    with these `jobs` and `limit`."""
+    """The (case, tool) pairs runs.json holds from the engine of `stamped` (its `treereduce_py/`
+    tree; never a dirty one), with these `jobs` and `limit`: a run continued after commits that
+    change only docs, tests or bench/ still measures one engine."""
     path = RESULTS / "runs.json"
-    if stamped["commit"].endswith("+dirty") or not path.exists():
+    if stamped["engine"].endswith("+dirty") or not path.exists():
         return set()
     return {
         (r["case"], r["tool"])
         for r in json.loads(path.read_text())
-        if r.get("commit") == stamped["commit"] and r["jobs"] == jobs and r["time_limit"] == limit
+        if r.get("engine") == stamped["engine"] and r["jobs"] == jobs and r["time_limit"] == limit
     }
 
 
@@ -567,8 +568,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="skip the (case, tool) runs already stored from this commit with the same limit and "
-        "--jobs (a run of every case at 300 s takes hours: it may be made in sittings)",
+        help="skip the (case, tool) runs already stored from this engine (treereduce_py/ as "
+        "committed) with the same limit and --jobs (a run of every case at 300 s takes hours: "
+        "it may be made in sittings)",
     )
     parser.add_argument(
         "--quick",
@@ -614,7 +616,7 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             stamped = provenance.stamp()
             if args.resume and (case.name, tool.name) in stored_runs(stamped, args.jobs, limit):
-                print(f"run: {case.name} with {tool.name}: stored from {stamped['commit']}")
+                print(f"run: {case.name} with {tool.name}: stored from engine {stamped['engine']}")
                 continue
             print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
             rec = run_one(case, tool, args.jobs, limit)

@@ -21,9 +21,11 @@ import provenance  # type: ignore[import-not-found]  # noqa: E402
 import run  # type: ignore[import-not-found]  # noqa: E402
 
 
-def test_a_stamp_names_a_commit_and_a_utc_date() -> None:
+def test_a_stamp_names_a_commit_an_engine_and_a_utc_date() -> None:
     stamped = provenance.stamp()
     assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?", stamped["commit"])
+    assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?", stamped["engine"])
+    assert stamped["engine"] != stamped["commit"]  # a tree, not the commit
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamped["date"])
 
 
@@ -45,18 +47,19 @@ def test_kept_logs_are_gzipped_with_the_head_and_tail_of_long_ones(
     assert long.endswith(b"t" * 75) and len(long) < 200
 
 
-def test_resume_skips_only_runs_of_this_commit_limit_and_jobs(
+def test_resume_skips_only_runs_of_this_engine_limit_and_jobs(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(run, "RESULTS", tmp_path)
     rows = [
-        {"case": "a", "tool": "cvise", "commit": "abc1234", "jobs": 2, "time_limit": 300.0},
-        {"case": "b", "tool": "cvise", "commit": "abc1234", "jobs": 2, "time_limit": 60.0},
-        {"case": "c", "tool": "cvise", "commit": "def5678", "jobs": 2, "time_limit": 300.0},
-        {"case": "d", "tool": "cvise", "commit": "abc1234", "jobs": 4, "time_limit": 300.0},
+        {"case": "a", "tool": "cvise", "engine": "e1", "jobs": 2, "time_limit": 300.0},
+        {"case": "b", "tool": "cvise", "engine": "e1", "jobs": 2, "time_limit": 60.0},
+        {"case": "c", "tool": "cvise", "engine": "e2", "jobs": 2, "time_limit": 300.0},
+        {"case": "d", "tool": "cvise", "engine": "e1", "jobs": 4, "time_limit": 300.0},
         {"case": "e", "tool": "cvise", "jobs": 2, "time_limit": 300.0},  # stored before stamps
     ]
     (tmp_path / "runs.json").write_text(json.dumps(rows))
-    here = {"commit": "abc1234", "date": "2026-11-23T00:00:00Z"}
+    here = {"commit": "abc1234", "engine": "e1", "date": "2026-11-23T00:00:00Z"}
     assert run.stored_runs(here, 2, 300.0) == {("a", "cvise")}
-    assert run.stored_runs({**here, "commit": "abc1234+dirty"}, 2, 300.0) == set()
+    assert run.stored_runs({**here, "commit": "fff0000"}, 2, 300.0) == {("a", "cvise")}
+    assert run.stored_runs({**here, "engine": "e1+dirty"}, 2, 300.0) == set()
