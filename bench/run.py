@@ -602,6 +602,10 @@ def main(argv: list[str] | None = None) -> int:
     meta["jobs"], meta["time_limit"], meta["test_timeout"] = args.jobs, limit, TEST_TIMEOUT
 
     records: list[RunRecord] = []
+    # What --resume skips: runs stored from this engine (the engine cannot change mid-run).
+    at_start = provenance.stamp()
+    engine = at_start["engine"]
+    done = stored_runs(at_start, args.jobs, limit) if args.resume else set()
     for case in cases:
         try:
             prepared = prepare_case(case)
@@ -614,10 +618,10 @@ def main(argv: list[str] | None = None) -> int:
         for tool in tools:
             if tool.languages and case.lang not in tool.languages:
                 continue
-            stamped = provenance.stamp()
-            if args.resume and (case.name, tool.name) in stored_runs(stamped, args.jobs, limit):
-                print(f"run: {case.name} with {tool.name}: stored from engine {stamped['engine']}")
+            if (case.name, tool.name) in done:
+                print(f"run: {case.name} with {tool.name}: stored from engine {engine}")
                 continue
+            stamped = provenance.stamp()
             print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
             rec = run_one(case, tool, args.jobs, limit)
             records.append(rec)

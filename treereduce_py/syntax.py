@@ -290,8 +290,10 @@ def _level_sizes(root: tree_sitter.Node, max_depth: int | None) -> Iterator[int]
         if not size:
             return
         yield size
-        level = [child for node in level for child in node.children]
         depth += 1
+        if depth == max_depth:
+            return  # the last level is counted, never listed
+        level = [child for node in level for child in node.children]
 
 
 def _column(n: int, value: int, typecode: str = "i") -> array[int]:
