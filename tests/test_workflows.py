@@ -666,6 +666,43 @@ def test_resume_refuses_an_output_of_another_reduction(tmp_path: Path) -> None:
     assert proc.returncode == 2 and b"no record" in proc.stderr, proc.stderr
 
 
+def test_resume_same_crash_keeps_the_originals_signature(tmp_path: Path) -> None:
+    source = tmp_path / "prog.py"
+    source.write_text('import sys\nx = 1\nraise ValueError("bad 1")\n')
+    out = tmp_path / "out.py"
+    command = ["--same-crash", "--", *RUN_PY, "@@"]
+    err = succeeded(run_cli([source, "-o", out, *command], tmp_path))
+    assert "ValueError: bad 1" in signature_line(err), err
+
+    # The file being resumed crashes too, but not as the original did: the golden run is the
+    # original's, so this is not the same crash (taken from the resumed file, it would be).
+    out.write_text('raise KeyError("other")\n')
+    proc = run_cli([source, "-o", out, "--resume", *command], tmp_path)
+    assert proc.returncode == 3 and b"no longer shows the original's crash" in proc.stderr, (
+        proc.stderr
+    )
+    assert out.read_text() == 'raise KeyError("other")\n'  # left as it was
+
+    out.write_text('y = 2\nraise ValueError("bad 1")\n')
+    err = succeeded(run_cli([source, "-o", out, "--resume", *command], tmp_path))
+    assert "ValueError: bad 1" in signature_line(err), err
+    assert out.read_text().strip() == 'raise ValueError("bad 1")'
+
+
+def test_resume_from_a_file_that_fails_the_test_says_so(tmp_path: Path) -> None:
+    source = tmp_path / "prog.py"
+    source.write_text("a = 1\nkeep = 3\n")
+    out = tmp_path / "out.py"
+    test = ["--", "sh", "-c", 'grep -q keep "$1"', "sh", "@@"]
+    succeeded(run_cli([source, "-o", out, *test], tmp_path))
+    out.write_text("a = 1\n")
+    proc = run_cli([source, "-o", out, "--resume", *test], tmp_path)
+    assert proc.returncode == 3, proc.stderr
+    assert b"the file to resume from fails the test" in proc.stderr, proc.stderr
+    assert b"run again without --resume" in proc.stderr, proc.stderr
+    assert out.read_text() == "a = 1\n"
+
+
 def test_a_file_of_the_users_where_the_record_goes_is_left_alone(tmp_path: Path) -> None:
     source = tmp_path / "prog.py"
     source.write_text("a = 1\nkeep = 3\n")

@@ -46,6 +46,7 @@ def reduce(
     test: Test,
     options: ReduceOptions | None = None,
     progress: events.EventSink | None = None,
+    original: bytes | None = None,
     **overrides: Any,
 ) -> Result:
     """Reduce `source` while `test` stays true.
@@ -53,6 +54,8 @@ def reduce(
     `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py). `options` (default
     `ReduceOptions()`) says how; keyword `overrides` replace single fields of it, so
     `reduce(src, language="c", test=t, jobs=4)` works. `progress` receives every event.
+    `original`: when `source` is an earlier result being resumed, the input it came from; a
+    same-crash run takes its golden run on it (and checks that `source` still shows that crash).
 
     Raises NotInteresting when the original fails the test (or times out), FlakyTest when the
     final result fails its re-test, BadOptions for options that cannot work together,
@@ -63,7 +66,7 @@ def reduce(
     opts = dataclasses.replace(options or ReduceOptions(), **overrides)
     lang = languages.canonical(language)
     oracle = test if isinstance(test, (CommandOracle, CallableOracle)) else _as_oracle(test)
-    session = Session(source, lang, oracle, opts, progress or (lambda _e: None))
+    session = Session(source, lang, oracle, opts, progress or (lambda _e: None), original)
     return session.run()
 
 

@@ -25,6 +25,7 @@ from types import FrameType
 
 from treereduce_py import __version__, api, batch, cluster, events, languages, ui
 from treereduce_py.cdd import DEFAULT_P0
+from treereduce_py.errors import ResumedNotInteresting
 from treereduce_py.options import ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
 from treereduce_py.output import (
@@ -414,6 +415,7 @@ def _run(
                 options=_options(args, command, output),
                 original_size=len(source),
                 progress=last,
+                original=source if args.resume else None,
             )
             report.signature = result.signature
             report.reason = result.reason
@@ -678,9 +680,15 @@ def _not_interesting(e: api.NotInteresting, command: list[str]) -> events.Failur
     v = e.verdict
     status = "timed out" if v.timed_out else f"exited with {v.exit_code}"
     tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-5:]
+    if isinstance(e, ResumedNotInteresting):
+        what, advice = str(e), "run again without --resume"
+    else:
+        what, advice = (
+            "the original input is not interesting",
+            "fix the test so it passes on the input",
+        )
     return events.Failure(
-        f"the original input is not interesting: `{shlex.join(command)}` {status}; "
-        "fix the test so it passes on the input",
+        f"{what}: `{shlex.join(command)}` {status}; {advice}",
         e.exit_code,
         tuple(f"stderr: {line}" for line in tail),
     )

@@ -28,6 +28,14 @@ class NotInteresting(ReduceError):
         )
 
 
+class ResumedNotInteresting(NotInteresting):
+    """The earlier result a run resumes from no longer passes the test (or, with same-crash,
+    no longer shows the original's crash)."""
+
+    def __init__(self, verdict: Verdict, message: str = "the file to resume from fails the test"):
+        super().__init__(verdict, message)
+
+
 class FlakyTest(ReduceError):
     """The final result, which passed the test before, failed it on the re-test."""
 

@@ -25,7 +25,7 @@ import tree_sitter
 from treereduce_py import events, languages, whitespace
 from treereduce_py.check import CutsOnly, SyntaxCheck
 from treereduce_py.engine import Engine
-from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting
+from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
 from treereduce_py.golden import golden_run
 from treereduce_py.judge import Budget, Counters, Judge, Stopped
 from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
@@ -61,8 +61,12 @@ class Session:
         oracle: Oracle,
         options: ReduceOptions,
         emit: events.EventSink,
+        original: bytes | None = None,
     ) -> None:
         self.source = source
+        # A resumed run starts from an earlier result; same-crash takes its golden run on the
+        # original, so the signature is the original's, not the result's.
+        self.golden_source = source if original is None else original
         self.lang = language
         self.oracle = oracle
         self.options = options
@@ -162,9 +166,11 @@ class Session:
             if command is None:
                 raise BadOptions("--same-crash needs a test command, not a Python predicate")
             started = time.monotonic()
-            signature = golden_run(command, self.source, regex=o.signature, emit=self.emit)
+            signature = golden_run(command, self.golden_source, regex=o.signature, emit=self.emit)
             seconds = time.monotonic() - started
             self.counters.tests += 2
+            if self.golden_source is not self.source:
+                self.check_resumed()
             self.emit_start(signature.describe())
         else:
             self.emit_start(None)
@@ -173,12 +179,22 @@ class Session:
             if first.timed_out:
                 raise NotInteresting.timed_out(first, command.timeout if command else None)
             if not first.interesting:
-                raise NotInteresting(first)
+                resumed = self.golden_source is not self.source
+                raise ResumedNotInteresting(first) if resumed else NotInteresting(first)
             seconds = first.seconds
         self.counters.interesting += 1
         if command is not None and o.timeout is None:
             command.timeout = max(1.0, 10 * seconds)
         return None if signature is None else signature.describe()
+
+    def check_resumed(self) -> None:
+        """A resumed run's starting file must still show the original's crash."""
+        verdict = self.oracle.check(self.source, 0)
+        self.counters.tests += 1
+        if not verdict.interesting:
+            raise ResumedNotInteresting(
+                verdict, "the file to resume from no longer shows the original's crash"
+            )
 
     def emit_start(self, signature: str | None) -> None:
         """The start event: before the first test of the original, or after the golden run
