@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 from conftest import PYTHON, run_cli, run_tool
 
-from treereduce_py import batch
+from treereduce_py import api, batch
+from treereduce_py.oracle import CommandOracle
 
 BUGS = {
     "keyerror": "d = {}\nd['E500']\n",
@@ -94,3 +96,17 @@ def made_for(made: dict[str, list[Path]], member: str) -> list[Path]:
 def test_batch_usage_errors(tmp_path: Path) -> None:
     proc = run_cli(["batch", "nothing-here/*.py", "--", "true"], tmp_path)
     assert proc.returncode == 2 and b"no input matches" in proc.stderr
+
+
+def test_shared_slots_are_taken_before_a_candidate_is_built(tmp_path: Path) -> None:
+    # Batch mode's reductions share `jobs` test slots. A worker that built its candidate and
+    # then waited for a slot would test it on a state that other commits had replaced, and its
+    # success would need a merge. Taken before the candidate is built, one slot among four
+    # workers means every candidate is built on the current state: no success is ever stale.
+    source = "".join(f"def f{j}(x):\n    return x + {j}\n\n\n" for j in range(30)) + "keep = 1\n"
+    oracle = CommandOracle(["sh", "-c", 'grep -q keep "$1"', "sh", "@@"])
+    oracle.slots = threading.Semaphore(1)
+    with oracle:
+        result = api.reduce(source.encode(), language="python", test=oracle, jobs=4, rename=False)
+    assert result.reduced.strip() in (b"keep", b"keep = 1")
+    assert result.stats.interesting > 3 and result.stats.commit_retries == 0, result.stats

@@ -23,6 +23,7 @@ merge task queued, so "heap empty and no task running" means the pass is over.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -147,12 +148,16 @@ class _Pass:
                 self.heap.close()
 
     def work(self, worker: int) -> None:
+        # A test slot shared with other reductions (batch mode) is taken before the candidate
+        # is built, so that it is built on the newest state.
+        hold = getattr(self.judge.oracle, "hold", contextlib.nullcontext)
         while (item := self.heap.pop()) is not None:
             try:
-                if isinstance(item, _Merge):
-                    self.merge(item, worker)
-                else:
-                    self.attempt(item, worker)
+                with hold():
+                    if isinstance(item, _Merge):
+                        self.merge(item, worker)
+                    else:
+                        self.attempt(item, worker)
             except BaseException as e:  # surfaced by run_pass in the main thread
                 if self.failure is None:
                     self.failure = e

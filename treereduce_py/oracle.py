@@ -50,7 +50,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -241,6 +241,7 @@ class CommandOracle:
         self._worker_dirs: dict[int, Path] = {}
         # Tests in flight shared with other oracles (batch mode): None for no limit.
         self.slots: threading.Semaphore | None = None
+        self._holding = threading.local()  # this thread already holds a slot (`hold`)
 
     def check(self, candidate: bytes, worker: int = 0, *, capture: bool = False) -> Verdict:
         """Run the test on `candidate` in `worker`'s directory and judge it by the criteria.
@@ -249,10 +250,26 @@ class CommandOracle:
         them. Raises OracleStartError if the command cannot be started. With `slots` set (a
         semaphore several oracles share, as batch mode's reductions do), each test holds one.
         """
-        if self.slots is None:
+        with self.hold():
             return self._check(candidate, worker, capture)
+
+    @contextlib.contextmanager
+    def hold(self) -> Iterator[None]:
+        """Hold one of the shared `slots` (if any) for every check this thread makes inside.
+
+        The engine's workers take it before building a candidate: a candidate built first and
+        then kept waiting for a slot would be tested on a state that other commits have since
+        replaced, and its success would cost a merge test.
+        """
+        if self.slots is None or getattr(self._holding, "slot", False):
+            yield
+            return
         with self.slots:
-            return self._check(candidate, worker, capture)
+            self._holding.slot = True
+            try:
+                yield
+            finally:
+                self._holding.slot = False
 
     def _check(self, candidate: bytes, worker: int, capture: bool) -> Verdict:
         if self._cancelled:
