@@ -34,6 +34,7 @@ from treereduce_py.tasks import (
     DeleteChunk,
     Drop,
     Hoist,
+    Inline,
     Planner,
     Rename,
     Replace,
@@ -73,6 +74,8 @@ class SyntaxFacts:
     rules: LanguageRules | None = None
     # Parent node -> groups of its children a query file says may be dropped together.
     drops: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    # Declaration node -> inlining its value at its one use (a query file's @inline).
+    inlines: dict[int, Inline] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -81,13 +84,15 @@ class SyntaxFacts:
         language: tree_sitter.Language | None,
         hints: Sequence[tuple[int, int, int, bytes]] = (),
         drops: Sequence[tuple[tuple[int, int, int], ...]] = (),
+        inlines: Sequence[tuple[tuple[int, int, int], ...]] = (),
         *,
         lang: str = "",
         replacements: bool = True,
     ) -> SyntaxFacts:
-        """`hints` are (start, end, kind_id, text) replacements found by the query files,
-        `drops` the (start, end, kind_id) of nodes they say may be deleted together, and `lang`
-        names the language, for its rules (LANGUAGE_RULES).
+        """`hints` are (start, end, kind_id) replacements found by the query files, `drops`
+        the (start, end, kind_id) of nodes they say may be deleted together, `inlines` those of
+        a declaration, its name and its value (`Hints.inlines`), and `lang` names the language,
+        for its rules (LANGUAGE_RULES).
 
         One sweep over the nodes, comparing sizes before any text is sliced: a 10 MB input has
         millions of nodes, and slicing each one's text would copy its depth times the input.
@@ -99,8 +104,8 @@ class SyntaxFacts:
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
-        drop_spans = {span for group in drops for span in group}
-        found: dict[tuple[int, int, int], int] = {}  # drop span -> its first node
+        drop_spans = {span for group in (*drops, *inlines) for span in group}
+        found: dict[tuple[int, int, int], int] = {}  # drop or inline span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
         replacements_at: dict[int, list[bytes]] = {}
@@ -133,6 +138,7 @@ class SyntaxFacts:
             _supertypes(language),
             language_rules,
             {p: tuple(groups) for p, groups in dropped.items()},
+            _inline_tasks(table, [tuple(found.get(span, -1) for span in m) for m in inlines]),
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -150,6 +156,40 @@ class SyntaxFacts:
         if sa and sb and not sa.isdisjoint(sb):
             return True
         return _statement_like(a) and _statement_like(b)
+
+
+def _inline_tasks(table: NodeTable, matches: Sequence[tuple[int, ...]]) -> dict[int, Inline]:
+    """Declaration -> its inlining, for each (declaration, name, value) whose name occurs
+    exactly once more in the declaration's parent (its block, its module), after it. Every
+    identifier leaf of that text there counts, whatever its scope, so a name used twice in the
+    block is left alone; outside the block the same text may be another variable (after
+    renaming, most are `a`, `b` ...). A declaration matched more than once
+    (`int a = 1, b = 2;`) is left alone too."""
+    per_decl: dict[int, list[tuple[int, int]]] = {}
+    for decl, name, value in (m for m in matches if len(m) == 3 and -1 not in m):
+        per_decl.setdefault(decl, []).append((name, value))
+    single = {d: pairs[0] for d, pairs in per_decl.items() if len(pairs) == 1}
+    wanted = {table.text(name) for name, _ in single.values()}
+    if not wanted:
+        return {}
+    where: dict[bytes, list[int]] = {}  # name -> start bytes of its identifier leaves, sorted
+    for i in range(len(table)):
+        if table.first_child[i] == -1 and "identifier" in table.kind_name(i):
+            text = table.text(i)
+            if text in wanted:
+                where.setdefault(text, []).append(i)
+    out: dict[int, Inline] = {}
+    for decl, (name, value) in single.items():
+        scope = table.parent[decl]
+        lo, hi = table.start[scope], table.end[scope]
+        inside = [u for u in where[table.text(name)] if lo <= table.start[u] < hi and u != name]
+        if len(inside) == 1 and table.start[inside[0]] >= table.end[decl]:
+            kind = table.kind_name(value)
+            plain = table.first_child[value] == -1 or any(
+                word in kind for word in ("call", "parenthesized", "string", "literal")
+            )
+            out[decl] = Inline(decl, inside[0], value, parens=not plain)
+    return out
 
 
 def _supertypes(language: tree_sitter.Language | None) -> dict[str, frozenset[str]]:
@@ -403,6 +443,8 @@ class TreePlanner:
                 out.append(Replace(c, small))
         if self.hoist:
             out.extend(Hoist(c, d) for d in chi(table, facts, c))
+        if self.replace and c in facts.inlines:
+            out.append(facts.inlines[c])
         return out
 
 
