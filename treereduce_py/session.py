@@ -31,7 +31,14 @@ from treereduce_py.judge import Budget, Counters, Judge, Stopped
 from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.output import BestSoFar
-from treereduce_py.strategies import POLISH_STAGES, RENAME_STAGE, STRATEGIES, Stage, SyntaxFacts
+from treereduce_py.strategies import (
+    MERGE_STAGE,
+    POLISH_STAGES,
+    RENAME_STAGE,
+    STRATEGIES,
+    Stage,
+    SyntaxFacts,
+)
 from treereduce_py.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.tidy import TIDIERS
 
@@ -141,7 +148,9 @@ class Session:
         """The strategy's stages, the polish and rename stages, and the list override."""
         o = self.options
         stages = STRATEGIES[o.strategy].stages
-        stages += (POLISH_STAGES if o.polish else ()) + ((RENAME_STAGE,) if o.rename else ())
+        stages += (POLISH_STAGES if o.polish else ()) + (
+            (RENAME_STAGE, MERGE_STAGE) if o.rename else ()
+        )
         if o.list_algorithm is None:
             return stages
         if not any("schedule" in s.honours for s in stages):

@@ -38,6 +38,7 @@ from treereduce_py.tasks import (
     Planner,
     Rename,
     Replace,
+    Substitute,
     Task,
 )
 
@@ -594,6 +595,54 @@ class RenamePlanner(_NoSpeculation):
         return ()
 
 
+@dataclass
+class MergePlanner(_NoSpeculation):
+    """Merge a name into another one (Shrink Ray reaches `a(){a<a;}` this way): the
+    declaration of `x` goes, and every other occurrence of `x` becomes `y`, one candidate per
+    name. `y` is the most used name of the same leaf kind whose first occurrence comes before
+    `x`'s, so it is usually in scope where `x` was used. The declaration is the nearest
+    `*declaration`/`*definition` above `x`'s first occurrence; a name with no occurrence outside
+    it is left to deletion. The test decides whether `y` can stand for `x`."""
+
+    table: NodeTable
+
+    def initial(self) -> Iterable[Task]:
+        t = self.table
+        groups: dict[tuple[bytes, str], list[int]] = {}
+        for i in range(len(t)):
+            if t.named[i] and t.first_child[i] == -1 and "identifier" in t.kind_name(i):
+                groups.setdefault((t.text(i), t.kind_name(i)), []).append(i)
+        # Per leaf kind, in order of first occurrence: the most used name seen before each.
+        target: dict[tuple[bytes, str], bytes] = {}
+        best: dict[str, tuple[int, bytes]] = {}
+        for (name, kind), nodes in sorted(groups.items(), key=lambda g: g[1][0]):
+            if kind in best:
+                target[(name, kind)] = best[kind][1]
+            if kind not in best or len(nodes) > best[kind][0]:
+                best[kind] = (len(nodes), name)
+        tasks: list[Task] = []
+        for key, nodes in groups.items():
+            decl = self._declaration(nodes[0])
+            if decl is None or key not in target:
+                continue
+            outside = [n for n in nodes if not t.start[decl] <= t.start[n] < t.end[decl]]
+            if outside:
+                tasks.append(Substitute(((decl, b""), *((n, target[key]) for n in outside))))
+        return tasks
+
+    def _declaration(self, node: int) -> int | None:
+        t = self.table
+        p = t.parent[node]
+        while p > 0:
+            if t.kind_name(p).endswith(("declaration", "definition")):
+                return p
+            p = t.parent[p]
+        return None
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return ()
+
+
 _NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
 # Short words that are keywords in common languages: never offered as new names.
 _RESERVED = frozenset(
@@ -628,7 +677,7 @@ def _short_names() -> Iterable[bytes]:
             yield b"".join(combo)
 
 
-PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "pairs"]
+PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "merge", "pairs"]
 ScheduleName = Literal["cdd", "ddmin"]
 StageOption = Literal["schedule", "hoist", "replace"]
 
@@ -659,6 +708,7 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
         frozenset({"hoist", "replace"}),
     ),
     "rename": PlannerKindSpec(lambda t, f, s, h, r: RenamePlanner(t), frozenset()),
+    "merge": PlannerKindSpec(lambda t, f, s, h, r: MergePlanner(t), frozenset()),
     "pairs": PlannerKindSpec(lambda t, f, s, h, r: PairPlanner(t), frozenset()),
 }
 
@@ -760,3 +810,4 @@ POLISH_STAGES = (
     Stage("pairs", "tokens", "pairs"),
 )
 RENAME_STAGE = Stage("rename", "syntax", "rename")
+MERGE_STAGE = Stage("merge", "syntax", "merge")
