@@ -159,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--syntax",
         choices=("strict", "off"),
         default="strict",
-        help="strict: never test a candidate with more parse errors than the best",
+        help="strict: never test a candidate with more parse errors than the best (but for "
+        "the endgame: one token pass without the check on a result of at most 64 tokens)",
     )
     p.add_argument("--queries", type=Path, action="append", default=[], metavar="DIR",
                    help="extra query directory (DIR/LANG/*.scm), repeatable")  # fmt: skip
