@@ -18,8 +18,7 @@ A pattern may also capture a declaration as `@inline`, the name it declares as `
 and its value as `@inline.value`: where the name is used exactly once elsewhere, the
 declaration may go and the use become the value (a variable used once, inlined):
 
-    (expression_statement (assignment left: (identifier) @inline.name right: (_) @inline.value))
-      @inline
+    (let_declaration pattern: (identifier) @inline.name value: (_) @inline.value) @inline
 
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
