@@ -122,3 +122,13 @@ def test_threads_share_the_cache_safely() -> None:
     assert errors == []
     assert len(cache) == len(shared) + threads_n * per_thread
     assert cache.hits == 2 * threads_n * per_thread  # every get hit, none was lost
+
+
+def test_syntax_rejections_can_be_forgotten_and_test_answers_stay() -> None:
+    cache = Cache()
+    cache.put(b"k" * 16, 10, False, by_syntax=True)  # the syntax check refused it
+    cache.put(b"t" * 16, 10, False)  # the test said no
+    cache.put(b"y" * 16, 10, True)
+    assert cache.forget_syntax_rejections() == 1
+    assert cache.get(b"k" * 16) is None
+    assert cache.get(b"t" * 16) is False and cache.get(b"y" * 16) is True

@@ -182,11 +182,11 @@ def test_cli_on_a_local_cluster_matches_the_local_run(tmp_path: Path) -> None:
     assert len(outputs[0]) < len(source.read_bytes()) // 5
 
 
-def test_unreachable_scheduler_is_exit_6(tmp_path: Path) -> None:
+def test_unreachable_scheduler_is_exit_4(tmp_path: Path) -> None:
     source = tmp_path / "prog.py"
     source.write_bytes(b"needle = 1\n")
     proc = run_cli([source, "--cluster", f"tcp://127.0.0.1:{_free_port()}", "--", "true"], tmp_path)
-    assert proc.returncode == 6, proc.stderr
+    assert proc.returncode == 4, proc.stderr
     lines = proc.stderr.decode().strip().splitlines()
     assert len(lines) == 1 and "cannot reach the Dask scheduler" in lines[0], lines
     bad = run_cli([source, "--cluster", "local:zero", "--", "true"], tmp_path)

@@ -16,6 +16,8 @@ import tree_sitter_language_pack as pack
 from treereduce_py.hints import (
     CAPTURE,
     DROP,
+    INLINE,
+    INLINE_PARTS,
     SETTING,
     Hints,
     QueryFileError,
@@ -105,6 +107,7 @@ SAMPLES: dict[str, str] = {
                 g = (y for y in d)
                 r = 'a' 'b'
                 return 0x1F if d else None
+        top = A()
     """,
     "javascript": """
         class C extends Base { m(v) { return v.length * 2; } }
@@ -117,7 +120,8 @@ SAMPLES: dict[str, str] = {
           const h = function (z) { return z; };
           const r = cond ? foo(1, 2) : new Bar();
           const el = <div className="x">hi</div>;
-          return g(a);
+          var w = g(a);
+          return w;
         }
     """,
     "typescript": """
@@ -135,7 +139,8 @@ SAMPLES: dict[str, str] = {
           const g = (q: number) => q + 1;
           const h = function (z) { return z; };
           const r = cond ? foo(1, 2) : new Bar();
-          return foo(a, b);
+          var w = foo(a, b);
+          return w;
         }
     """,
     "java": """
@@ -422,11 +427,11 @@ def test_bundled_file_compiles_and_every_pattern_sets_a_replacement(lang: str) -
         assert query.pattern_count > 0
         captures = [query.capture_name(i) for i in range(query.capture_count)]
         # Names starting with `_` only serve predicates (tree-sitter's private captures).
-        assert {c for c in captures if not c.startswith("_")} <= {CAPTURE, DROP}
+        assert {c for c in captures if not c.startswith("_")} <= {CAPTURE, DROP, *INLINE_PARTS}
         for i in range(query.pattern_count):
             text = query.pattern_settings(i).get(SETTING)
-            # A pattern sets a replacement, or is a drop pattern (which sets none).
-            assert (isinstance(text, str) and text) or DROP in captures, (lang, i)
+            # A pattern sets a replacement, or is a drop or inline pattern (which set none).
+            assert (isinstance(text, str) and text) or {DROP, INLINE} & set(captures), (lang, i)
         total += query.pattern_count
     assert query_files(lang)[-1].parent.name == lang
     assert _hints(lang).pattern_count == total
@@ -443,7 +448,7 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
     query = tree_sitter.Query(_language(lang), path.read_text())
     fired = Counter[int]()
     for index, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
-        if DROP in captures:
+        if DROP in captures or INLINE in captures:
             fired[index] += 1
             continue
         text = query.pattern_settings(index)[SETTING] or ""

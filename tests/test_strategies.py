@@ -1,13 +1,18 @@
-"""Planners and presets: chi(n), compatibility, CDD over child lists, renaming, replacements."""
+"""Planners and presets: chi(n), compatibility, CDD over child lists, renaming, replacements,
+and the endgame without the syntax check."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
+from conftest import which
 
 from treereduce_py import reduce
+from treereduce_py.events import PassChange
 from treereduce_py.languages import get_language, new_parser
+from treereduce_py.oracle import CommandOracle
 from treereduce_py.strategies import (
     LIST_MIN,
     STRATEGIES,
@@ -152,3 +157,47 @@ def test_hoist_task_applies_rendered_descendant() -> None:
     edits = task_edits(table, Edits(), Hoist(top, target))
     assert edits is not None
     assert render(table, edits) == b"int x = y;"
+
+
+def test_the_endgame_tests_what_the_grammar_refuses_on_a_small_result(tmp_path: Path) -> None:
+    # gcc accepts C's implicit int, `b(){b==b;}`, which tree-sitter-c parses with an ERROR: the
+    # strict syntax check refuses it, and the endgame (token stages without the check, on a
+    # result of at most ENDGAME_TOKENS tokens) asks the test instead.
+    gcc = which("gcc")
+    test = tmp_path / "warns.sh"
+    test.write_text(
+        f'#!/bin/sh\n{gcc} -Wall -c "$1" -o /dev/null 2>err || exit 1\n'
+        "grep -q -- -Wtautological-compare err\n"
+    )
+    test.chmod(0o755)
+    phases: list[str] = []
+
+    def seen(event: object) -> None:
+        if isinstance(event, PassChange):
+            phases.append(event.phase)
+
+    with CommandOracle([str(test), "@@.c"]) as oracle:
+        out = reduce(b"int b(){b==b;}\n", language="c", test=oracle, jobs=1, progress=seen)
+    assert out.reduced.strip() == b"b(){b==b;}", out.reduced
+    assert "tokens-lenient" in phases
+    with CommandOracle([str(test), "@@.c"]) as oracle:
+        strict = reduce(b"int b(){b==b;}\n", language="c", test=oracle, jobs=1, polish=False)
+    assert strict.reduced.strip() == b"int b(){b==b;}"  # no polish: no endgame
+
+
+def test_no_endgame_on_a_result_of_many_tokens() -> None:
+    phases: list[str] = []
+    lines = [b"keep%d = %d" % (i, i) for i in range(40)]  # 120 tokens must stay
+
+    def seen(event: object) -> None:
+        if isinstance(event, PassChange):
+            phases.append(event.phase)
+
+    out = reduce(
+        b"\n".join(lines),
+        language="python",
+        test=lambda c: all(x in c for x in lines),
+        progress=seen,
+    )
+    assert all(x in out.reduced for x in lines) and "tokens-lenient" not in phases
+    assert "tokens" in phases

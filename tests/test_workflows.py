@@ -602,7 +602,8 @@ def test_deterministic_same_bytes_at_any_jobs(tmp_path: Path) -> None:
         succeeded(proc)
         results.append(out.read_bytes())
     assert results[0] == results[1]
-    kept = set(re.findall(rb"return y \+ \d+", results[0]))
+    # As the test counts them (on a result this small the endgame may cut a digit run off).
+    kept = set(re.findall(rb"return y \+ \d*", results[0]))
     assert len(kept) == 3 and len(results[0]) < len(source.read_bytes()) // 10, results[0]
 
 

@@ -21,7 +21,8 @@ class Cache:
     """Thread-safe map from candidate digest to outcome, bounded by the current best's size."""
 
     def __init__(self) -> None:
-        self._entries: dict[bytes, tuple[int, bool]] = {}
+        # digest -> (size, interesting, rejected by the syntax check rather than the test)
+        self._entries: dict[bytes, tuple[int, bool, bool]] = {}
         self._lock = threading.Lock()
         self._swept_at: int | None = None
         self.hits = 0
@@ -38,9 +39,18 @@ class Cache:
             self.hits += 1
             return entry[1]
 
-    def put(self, key: bytes, size: int, interesting: bool) -> None:
+    def put(self, key: bytes, size: int, interesting: bool, by_syntax: bool = False) -> None:
         with self._lock:
-            self._entries[key] = (size, interesting)
+            self._entries[key] = (size, interesting, by_syntax)
+
+    def forget_syntax_rejections(self) -> int:
+        """Drop the entries the syntax check decided (before a pass that checks no syntax, whose
+        test must answer them); returns how many."""
+        with self._lock:
+            rejected = [k for k, (_, _, by_syntax) in self._entries.items() if by_syntax]
+            for k in rejected:
+                del self._entries[k]
+            return len(rejected)
 
     def shrink_to(self, best_size: int) -> int:
         """Evict every entry of `best_size` bytes or more; returns how many were evicted.
@@ -52,7 +62,7 @@ class Cache:
             if self._swept_at is not None and best_size > self._swept_at * 0.9:
                 return 0
             self._swept_at = best_size
-            stale = [k for k, (size, _) in self._entries.items() if size >= best_size]
+            stale = [k for k, (size, _, _) in self._entries.items() if size >= best_size]
             for k in stale:
                 del self._entries[k]
             return len(stale)

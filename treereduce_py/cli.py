@@ -43,9 +43,9 @@ EXIT_CODES = {
     1: "internal error",
     2: "usage error (bad option, missing or unreadable input, unknown language, output exists)",
     3: "the original input is not interesting: fix the test first",
-    4: "the test command cannot be started (not found or not executable)",
+    4: "the test cannot be started (command not found or not executable, or no Dask scheduler "
+    "answers at the --cluster address, or distributed is not installed)",
     5: "the final result failed its re-test (the test is not deterministic?)",
-    6: "--cluster: no Dask scheduler answers at that address (or distributed is not installed)",
     7: "--cluster: the cluster went away during the run; the best result so far is on disk",
     8: "batch: some groups could not be reduced (summary.md says why)",
     130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk",
@@ -159,7 +159,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--syntax",
         choices=("strict", "off"),
         default="strict",
-        help="strict: never test a candidate with more parse errors than the best",
+        help="strict: never test a candidate with more parse errors than the best (but for "
+        "the endgame: one token pass without the check on a result of at most 64 tokens)",
     )
     p.add_argument("--queries", type=Path, action="append", default=[], metavar="DIR",
                    help="extra query directory (DIR/LANG/*.scm), repeatable")  # fmt: skip

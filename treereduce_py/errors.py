@@ -51,10 +51,10 @@ class BadOptions(ReduceError):
 class ClusterUnreachable(ReduceError):
     """No Dask scheduler answers at the --cluster address (or `distributed` is missing).
 
-    Exit 6, not 4: 4 already means "the test command cannot be started".
+    Exit 4, as for a test command that cannot be started: either way no test can run.
     """
 
-    exit_code = 6
+    exit_code = 4
 
 
 class ClusterLost(ReduceError):

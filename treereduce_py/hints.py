@@ -14,6 +14,12 @@ punctuation, deleted together (`: int`, `-> str`, `= 5`, a `pub`):
 
     (function_definition "->" @drop return_type: (_) @drop)
 
+A pattern may also capture a declaration as `@inline`, the name it declares as `@inline.name`
+and its value as `@inline.value`: where the name is used exactly once elsewhere, the
+declaration may go and the use become the value (a variable used once, inlined):
+
+    (let_declaration pattern: (identifier) @inline.name value: (_) @inline.value) @inline
+
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
 where it makes the node's text strictly shorter, so applying hints always makes progress.
@@ -33,6 +39,8 @@ import tree_sitter
 __all__ = [
     "CAPTURE",
     "DROP",
+    "INLINE",
+    "INLINE_PARTS",
     "SETTING",
     "Hints",
     "QueryFileError",
@@ -46,6 +54,9 @@ CAPTURE = "replace"
 SETTING = "replacement"
 # The capture that marks nodes deleted together (an optional part and its punctuation).
 DROP = "drop"
+# The captures of a declaration whose one use may become its value.
+INLINE = "inline"
+INLINE_PARTS = ("inline", "inline.name", "inline.value")
 
 _BUNDLED_PACKAGE = "treereduce_py.queries"
 _BUNDLED_NAME = "replacements.scm"
@@ -120,7 +131,7 @@ class _FileQuery:
 
     path: Path
     query: tree_sitter.Query
-    texts: tuple[bytes | None, ...]  # None for a pattern that drops nodes
+    texts: tuple[bytes | None, ...]  # None for a pattern that drops or inlines nodes
 
 
 @dataclass(frozen=True, eq=False)
@@ -167,6 +178,18 @@ class Hints:
                     found.add(tuple(sorted((n.start_byte, n.end_byte, n.kind_id) for n in nodes)))
         return sorted(found)
 
+    def inlines(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
+        """For each match of an inline pattern, the (start, end, kind_id) of the declaration,
+        its name and its value, in that order; sorted, without duplicates."""
+        found: set[tuple[tuple[int, int, int], ...]] = set()
+        for file_query in self._queries:
+            cursor = tree_sitter.QueryCursor(file_query.query)
+            for _, captures in cursor.matches(tree.root_node):
+                parts = [list(captures.get(name, [])) for name in INLINE_PARTS]
+                if all(len(p) == 1 for p in parts):
+                    found.add(tuple((p[0].start_byte, p[0].end_byte, p[0].kind_id) for p in parts))
+        return sorted(found)
+
 
 _CACHE: dict[tuple[str, tuple[Path, ...]], Hints] = {}
 _CACHE_LOCK = threading.Lock()
@@ -178,7 +201,8 @@ def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[P
 
     A language without any hint file gets empty hints. Raises QueryFileError (naming the file
     and line) when a file cannot be read, does not compile, or has a pattern that does not
-    capture `@replace` (or `@drop`) or lacks `(#set! replacement "...")`.
+    capture `@replace` (or `@drop`, or `@inline` with its name and value) or lacks
+    `(#set! replacement "...")`.
     """
     key = (lang, tuple(Path(d) for d in extra_dirs))
     with _CACHE_LOCK:
@@ -212,6 +236,12 @@ def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
         line = _line_at(data, start)
         names = {name for at, kind, name in tokens if kind == "@" and start <= at < end}
         if DROP in names and CAPTURE not in names:
+            texts.append(None)
+            continue
+        if INLINE in names and CAPTURE not in names:
+            missing = [f"@{n}" for n in INLINE_PARTS if n not in names]
+            if missing:
+                raise QueryFileError(path, line, f"an @inline pattern lacks {', '.join(missing)}")
             texts.append(None)
             continue
         if CAPTURE not in names:

@@ -161,7 +161,7 @@ class Judge:
             with self.lock:
                 self.counters.syntax_rejections += 1
         if not ok or not first:
-            self.cache.put(key, len(candidate), ok)
+            self.cache.put(key, len(candidate), ok, by_syntax=not ok)
         return ok
 
     def _test(self, key: bytes, candidate: bytes, worker: int, cache: bool = True) -> bool:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
+import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -31,7 +32,14 @@ from treereduce_py.judge import Budget, Counters, Judge, Stopped
 from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.output import BestSoFar
-from treereduce_py.strategies import POLISH_STAGES, RENAME_STAGE, STRATEGIES, Stage, SyntaxFacts
+from treereduce_py.strategies import (
+    MERGE_STAGE,
+    POLISH_STAGES,
+    RENAME_STAGE,
+    STRATEGIES,
+    Stage,
+    SyntaxFacts,
+)
 from treereduce_py.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.tidy import TIDIERS
 
@@ -141,7 +149,9 @@ class Session:
         """The strategy's stages, the polish and rename stages, and the list override."""
         o = self.options
         stages = STRATEGIES[o.strategy].stages
-        stages += (POLISH_STAGES if o.polish else ()) + ((RENAME_STAGE,) if o.rename else ())
+        stages += (POLISH_STAGES if o.polish else ()) + (
+            (RENAME_STAGE, MERGE_STAGE) if o.rename else ()
+        )
         if o.list_algorithm is None:
             return stages
         if not any("schedule" in s.honours for s in stages):
@@ -252,12 +262,30 @@ class Session:
             if self.options.polish:
                 self.minimize_whitespace()
             again = self.options.polish or self.options.slow
-            if not again or len(self.best.data) >= size_before_round:
+            if again and len(self.best.data) < size_before_round:
+                continue
+            if not self.endgame(engine):
                 return
 
-    def run_stage(self, engine: Engine, stage: Stage) -> None:
+    def endgame(self, engine: Engine) -> bool:
+        """At the fixed point of a small result, the token stages once more with the syntax
+        check off (True if they shrank it): a compiler may accept what the grammar does not
+        (C's implicit int: `b(){b==b;}` parses with an ERROR), and on a few dozen tokens the
+        tests this costs are few. Not with `--syntax off` (already done) or without polish."""
+        o = self.options
+        small = len(NodeTable.from_tokens(self.best.data)) <= ENDGAME_TOKENS
+        if not (o.polish and self.judge.syntax_strict and small):
+            return False
+        size = len(self.best.data)
+        self.judge.cache.forget_syntax_rejections()
+        for stage in ENDGAME_STAGES:
+            self.run_stage(engine, stage, lenient=True)
+        return len(self.best.data) < size
+
+    def run_stage(self, engine: Engine, stage: Stage, lenient: bool = False) -> None:
         """Passes of one stage on the re-parsed best, until one changes nothing. On a huge tree
-        the first passes are coarse (see `prepare`) until one of them changes nothing."""
+        the first passes are coarse (see `prepare`) until one of them changes nothing.
+        `lenient` accepts candidates with any number of parse errors (the test decides)."""
         self.phase = stage.name
         stage_passes = 0
         coarse = True
@@ -275,6 +303,8 @@ class Session:
             # Never accept more parse errors than the current best has; candidates are checked
             # by editing this pass's tree (not at all in a coarse pass, which keeps no tree).
             self.judge.max_errors = table.errors if tree is None else count_errors(tree)
+            if lenient:
+                self.judge.max_errors = sys.maxsize
             self.judge.check = (
                 CutsOnly(self.lang) if tree is None else SyntaxCheck(self.lang, table, tree)
             )
@@ -360,6 +390,13 @@ def _failed(verdict: Verdict) -> str:
 
 # Texts larger than this are reduced without replacements (see prepare).
 REPLACE_MAX = 2_000_000
+# A result of at most this many tokens gets the endgame: the token stages without the syntax
+# check (see Session.endgame).
+ENDGAME_TOKENS = 64
+ENDGAME_STAGES = (
+    Stage("tokens-lenient", "tokens", "flat"),
+    Stage("pairs-lenient", "tokens", "pairs"),
+)
 # A tree with more nodes than this is first reduced through a coarse table (see prepare).
 COARSE_NODES = 100_000
 
@@ -405,5 +442,7 @@ def prepare(
 
     hints = load_hints(lang, language, tuple(queries))
     found = [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
-    facts = SyntaxFacts.build(table, language, found, hints.drops(tree), lang=lang)
+    facts = SyntaxFacts.build(
+        table, language, found, hints.drops(tree), hints.inlines(tree), lang=lang
+    )
     return table, facts, tree

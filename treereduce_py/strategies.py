@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import collections
 import itertools
-import re
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
@@ -26,6 +25,7 @@ import tree_sitter
 
 from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
+from treereduce_py.names import MergePlanner, RenamePlanner, inline_tasks
 from treereduce_py.pairs import adjacent_pairs, balanced_pairs
 from treereduce_py.smtlib import SmtRules
 from treereduce_py.syntax import NodeTable
@@ -34,8 +34,8 @@ from treereduce_py.tasks import (
     DeleteChunk,
     Drop,
     Hoist,
+    Inline,
     Planner,
-    Rename,
     Replace,
     Task,
 )
@@ -73,6 +73,8 @@ class SyntaxFacts:
     rules: LanguageRules | None = None
     # Parent node -> groups of its children a query file says may be dropped together.
     drops: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
+    # Declaration node -> inlining its value at its one use (a query file's @inline).
+    inlines: dict[int, Inline] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -81,13 +83,15 @@ class SyntaxFacts:
         language: tree_sitter.Language | None,
         hints: Sequence[tuple[int, int, int, bytes]] = (),
         drops: Sequence[tuple[tuple[int, int, int], ...]] = (),
+        inlines: Sequence[tuple[tuple[int, int, int], ...]] = (),
         *,
         lang: str = "",
         replacements: bool = True,
     ) -> SyntaxFacts:
-        """`hints` are (start, end, kind_id, text) replacements found by the query files,
-        `drops` the (start, end, kind_id) of nodes they say may be deleted together, and `lang`
-        names the language, for its rules (LANGUAGE_RULES).
+        """`hints` are (start, end, kind_id, text) replacements found by the query files, `drops`
+        the (start, end, kind_id) of nodes they say may be deleted together, `inlines` those of
+        a declaration, its name and its value (`Hints.inlines`), and `lang` names the language,
+        for its rules (LANGUAGE_RULES).
 
         One sweep over the nodes, comparing sizes before any text is sliced: a 10 MB input has
         millions of nodes, and slicing each one's text would copy its depth times the input.
@@ -99,8 +103,8 @@ class SyntaxFacts:
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
-        drop_spans = {span for group in drops for span in group}
-        found: dict[tuple[int, int, int], int] = {}  # drop span -> its first node
+        drop_spans = {span for group in (*drops, *inlines) for span in group}
+        found: dict[tuple[int, int, int], int] = {}  # drop or inline span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
         replacements_at: dict[int, list[bytes]] = {}
@@ -133,6 +137,7 @@ class SyntaxFacts:
             _supertypes(language),
             language_rules,
             {p: tuple(groups) for p, groups in dropped.items()},
+            inline_tasks(table, [tuple(found.get(span, -1) for span in m) for m in inlines]),
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -403,6 +408,8 @@ class TreePlanner:
                 out.append(Replace(c, small))
         if self.hoist:
             out.extend(Hoist(c, d) for d in chi(table, facts, c))
+        if self.replace and c in facts.inlines:
+            out.append(facts.inlines[c])
         return out
 
 
@@ -517,50 +524,6 @@ class BreadthFirstPlanner(_NoSpeculation):
 
 
 @dataclass
-class RenamePlanner(_NoSpeculation):
-    """Rename each name to the shortest unused one (C-Reduce's renaming pass), one task per
-    name: every occurrence at once, so references stay consistent. The most-used names get the
-    shortest new names. A new name never appears anywhere in the text (not even in a string or
-    a comment), so a rename cannot collide with, or capture, an existing name; the test
-    decides whether the program still means the same to the tool."""
-
-    table: NodeTable
-
-    def initial(self) -> Iterable[Task]:
-        t = self.table
-        groups: dict[bytes, list[int]] = {}
-        for i in range(len(t)):
-            if t.named[i] and t.first_child[i] == -1 and "identifier" in t.kind_name(i):
-                text = t.text(i)
-                if _NAME.fullmatch(text):
-                    groups.setdefault(text, []).append(i)
-        taken = set(_NAME.findall(t.source))
-        fresh: Iterator[bytes] = (
-            name for name in _short_names() if name not in taken and name not in _RESERVED
-        )
-        order = sorted(groups.items(), key=lambda kv: (-len(kv[1]), -len(kv[0]), kv[0]))
-        tasks: list[Task] = []
-        for old, nodes in order:
-            new = next(fresh)
-            if len(new) < len(old):
-                tasks.append(Rename(tuple(nodes), new))
-            else:
-                fresh = itertools.chain([new], fresh)  # a later, longer name may take it
-        return tasks
-
-    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
-        return ()
-
-
-_NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
-# Short words that are keywords in common languages: never offered as new names.
-_RESERVED = frozenset(
-    b"as do fn go if in is of or and def del end for fun let mod mut new not pub ref try use "
-    b"var".split()
-)
-
-
-@dataclass
 class PairPlanner(_NoSpeculation):
     """Over a token table: delete each balanced bracket pair, then each two adjacent tokens,
     as one candidate each (pairs.py says why); the largest first."""
@@ -578,15 +541,7 @@ class PairPlanner(_NoSpeculation):
         return ()
 
 
-def _short_names() -> Iterable[bytes]:
-    letters = [bytes([c]) for c in range(ord("a"), ord("z") + 1)]
-    yield from letters
-    for length in itertools.count(2):
-        for combo in itertools.product(letters, repeat=length):
-            yield b"".join(combo)
-
-
-PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "pairs"]
+PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "merge", "pairs"]
 ScheduleName = Literal["cdd", "ddmin"]
 StageOption = Literal["schedule", "hoist", "replace"]
 
@@ -617,6 +572,7 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
         frozenset({"hoist", "replace"}),
     ),
     "rename": PlannerKindSpec(lambda t, f, s, h, r: RenamePlanner(t), frozenset()),
+    "merge": PlannerKindSpec(lambda t, f, s, h, r: MergePlanner(t), frozenset()),
     "pairs": PlannerKindSpec(lambda t, f, s, h, r: PairPlanner(t), frozenset()),
 }
 
@@ -718,3 +674,4 @@ POLISH_STAGES = (
     Stage("pairs", "tokens", "pairs"),
 )
 RENAME_STAGE = Stage("rename", "syntax", "rename")
+MERGE_STAGE = Stage("merge", "syntax", "merge")

@@ -82,7 +82,19 @@ class Drop:
     nodes: tuple[int, ...]
 
 
-Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute | Drop
+@dataclass(frozen=True)
+class Inline:
+    """Delete a declaration and put its value, as it reads now, where its one use was
+    (`y = a + b; f(y)` -> `f((a + b))`); `parens` wraps the value (the pair stage drops them
+    later where the test allows)."""
+
+    decl: int
+    use: int
+    value: int
+    parens: bool = True
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute | Drop | Inline
 
 
 class Planner(Protocol):
@@ -106,6 +118,8 @@ def anchor(task: Task) -> int:
         return task.nodes[0] if task.nodes else 0
     if isinstance(task, Substitute):
         return task.pairs[0][0] if task.pairs else 0
+    if isinstance(task, Inline):
+        return task.decl
     return task.node
 
 
@@ -121,6 +135,8 @@ def gain(table: NodeTable, task: Task) -> int:
         return sum(table.size(n) - len(task.text) for n in task.nodes)
     if isinstance(task, Substitute):
         return sum(table.size(n) - len(text) for n, text in task.pairs)
+    if isinstance(task, Inline):
+        return table.size(task.decl) + table.size(task.use) - table.size(task.value) - 2
     return sum(table.size(n) for n in task.nodes)
 
 
@@ -167,6 +183,14 @@ def task_pairs(table: NodeTable, edits: Edits, task: Task) -> list[tuple[int, by
         return [(n, b"") for n in task.nodes]
     if isinstance(task, Replace):
         return [(task.node, task.text)] if edits.is_live(table, task.node) else None
+    if isinstance(task, Inline):
+        if not all(edits.is_live(table, n) for n in (task.decl, task.use, task.value)):
+            return None
+        value = render(table, edits, task.value)
+        return [
+            *_deletion(table, edits, task.decl),
+            (task.use, b"(%s)" % value if task.parens else value),
+        ]
     if not edits.is_live(table, task.node) or not edits.is_live(table, task.target):
         return None
     return [(task.node, render(table, edits, task.target))]

@@ -53,3 +53,7 @@
 ((field_expression) @replace (#set! replacement "0"))
 ((subscript_expression) @replace (#set! replacement "0"))
 ((sizeof_expression) @replace (#set! replacement "0"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(declaration declarator: (init_declarator declarator: (identifier) @inline.name value: (_) @inline.value)) @inline

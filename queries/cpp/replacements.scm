@@ -38,3 +38,7 @@
 
 ; Types: `unsigned long long` and friends become `int`.
 ((sized_type_specifier) @replace (#set! replacement "int"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(declaration declarator: (init_declarator declarator: (identifier) @inline.name value: (_) @inline.value)) @inline

@@ -25,3 +25,7 @@
 
 ; Statements: return without values.
 ((return_statement) @replace (#set! replacement "return"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(short_var_declaration left: (expression_list . (identifier) @inline.name .) right: (expression_list . (_) @inline.value .)) @inline

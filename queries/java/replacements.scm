@@ -33,3 +33,7 @@
 
 ; Types: a local variable's type can be inferred.
 ((local_variable_declaration type: (_) @replace) (#set! replacement "var"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline

@@ -46,3 +46,8 @@
 ((unary_expression) @replace (#set! replacement "0"))
 ((await_expression) @replace (#set! replacement "0"))
 ((object) @replace (#set! replacement "0"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(lexical_declaration (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline
+(variable_declaration (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline

@@ -59,3 +59,8 @@
 ((unary_operator) @replace (#set! replacement "0"))
 ((not_operator) @replace (#set! replacement "0"))
 ((await) @replace (#set! replacement "0"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(block (assignment left: (identifier) @inline.name right: (_) @inline.value) @inline)
+(module (assignment left: (identifier) @inline.name right: (_) @inline.value) @inline)

@@ -62,3 +62,7 @@
 ((binary_expression) @replace (#set! replacement "0"))
 ((reference_expression) @replace (#set! replacement "0"))
 ((match_expression) @replace (#set! replacement "()"))
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(let_declaration pattern: (identifier) @inline.name value: (_) @inline.value) @inline

@@ -53,3 +53,8 @@
 (required_parameter "=" @drop value: (_) @drop)
 (optional_parameter "?" @drop)
 (if_statement alternative: (else_clause) @drop)
+
+; A variable used once: the declaration goes and its one use becomes the value (@inline; see
+; docs/queries.md).
+(lexical_declaration (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline
+(variable_declaration (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline
