@@ -45,7 +45,7 @@ test: lint typecheck pytest
 # Every benchmark family at one commit, then docs/benchmarks.md: the peer cases (300 s per run:
 # hours, with five tools), the parallel and size families, the scale family, the cluster and batch
 # runs. `make bench BENCH_RESUME=--resume` continues an interrupted run of the same engine (the
-# treereduce_py/ tree): the peer (case, tool) runs already stored from it are skipped.
+# treereduce_py/ and queries/ trees): the peer (case, tool) runs already stored from it are skipped.
 BENCH_RESUME ?=
 bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench,cluster]'

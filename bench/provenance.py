@@ -1,7 +1,8 @@
 """Where a stored benchmark figure came from: the commit it ran on, and the raw logs it leaves.
 
 Every stored run is stamped with the git commit of the checkout (``+dirty`` when `treereduce_py/`
-has uncommitted changes: only the engine's own code decides what a run measures) and the UTC date,
+or `queries/` has uncommitted changes: only the engine's code and its bundled query files decide
+what a run measures), the engine (the git trees of those two folders) and the UTC date,
 and keeps its raw logs gzipped under bench/results/ (the head and tail of a long one), so any
 figure in docs/benchmarks.md can be traced to the run that produced it.
 """
@@ -20,17 +21,20 @@ LOG_CAP = 1 << 20  # raw bytes kept per log (its head and tail): the logs stay a
 
 
 def stamp() -> dict[str, str]:
-    """The git commit (``+dirty`` with uncommitted changes), the engine (the git tree of
-    `treereduce_py/`, the same across commits that change only tests, docs or bench/) and the UTC
-    date of a run."""
+    """The git commit (``+dirty`` with uncommitted changes), the engine (the git trees of
+    `treereduce_py/` and `queries/`, the same across commits that change only tests, docs or
+    bench/) and the UTC date of a run."""
 
     def git(*args: str) -> str:
         proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
         return proc.stdout.strip()
 
-    dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py") else ""
+    dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py", "queries") else ""
     date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    engine = git("rev-parse", "--short", "HEAD:treereduce_py") + dirty
+    trees = [
+        git("rev-parse", "--short", f"HEAD:{folder}") for folder in ("treereduce_py", "queries")
+    ]
+    engine = "-".join(trees) + dirty
     return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "engine": engine, "date": date}
 
 

@@ -568,9 +568,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--resume",
         action="store_true",
-        help="skip the (case, tool) runs already stored from this engine (treereduce_py/ as "
-        "committed) with the same limit and --jobs (a run of every case at 300 s takes hours: "
-        "it may be made in sittings)",
+        help="skip the (case, tool) runs already stored from this engine (treereduce_py/ and "
+        "queries/ as committed) with the same limit and --jobs (a run of every case at 300 s "
+        "takes hours: it may be made in sittings)",
     )
     parser.add_argument(
         "--quick",

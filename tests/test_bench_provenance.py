@@ -24,7 +24,7 @@ import run  # type: ignore[import-not-found]  # noqa: E402
 def test_a_stamp_names_a_commit_an_engine_and_a_utc_date() -> None:
     stamped = provenance.stamp()
     assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?", stamped["commit"])
-    assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?", stamped["engine"])
+    assert re.fullmatch(r"[0-9a-f]{7,}-[0-9a-f]{7,}(\+dirty)?", stamped["engine"])
     assert stamped["engine"] != stamped["commit"]  # a tree, not the commit
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", stamped["date"])
 
