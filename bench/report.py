@@ -57,8 +57,17 @@ def _time_to_reach(trace: list[list[float]], size: int) -> float | None:
     return None
 
 
+def own_final_time(run: Run) -> float:
+    """When a run first reached its own final size (its trace; the wall time without one)."""
+    reached = _time_to_reach(run.get("trace") or [], run["final_bytes"])
+    return run["wall_time"] if reached is None else reached
+
+
 def summary_rows(runs: list[Run]) -> list[list[str]]:
-    """One row per (treereduce-py variant, peer) over the cases both ran."""
+    """One row per (treereduce-py variant, peer) over the cases both ran: size ratio over every
+    case, wall-time ratio only over cases where neither run hit the limit, and the time
+    treereduce-py took to reach the peer's final size against the time the peer took to reach
+    it (its own final size)."""
     by_key = {(r["case"], r["tool"]): r for r in runs}
     tools = {r["tool"] for r in runs}
     rows: list[list[str]] = []
@@ -75,12 +84,13 @@ def summary_rows(runs: list[Run]) -> list[list[str]]:
                 if not (a["still_interesting"] and b["still_interesting"]):
                     continue
                 size_ratios.append(max(a["final_bytes"], 1) / max(b["final_bytes"], 1))
-                time_ratios.append(max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01))
+                if not (a["hit_time_limit"] or b["hit_time_limit"]):
+                    time_ratios.append(max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01))
                 smaller += a["final_bytes"] < b["final_bytes"]
                 ties += a["final_bytes"] == b["final_bytes"]
                 reach = _time_to_reach(a["trace"], b["final_bytes"])
                 if reach is not None:
-                    reach_ratios.append(max(reach, 0.01) / max(b["wall_time"], 0.01))
+                    reach_ratios.append(max(reach, 0.01) / max(own_final_time(b), 0.01))
             if not size_ratios:
                 continue
             n = len(size_ratios)
@@ -90,13 +100,31 @@ def summary_rows(runs: list[Run]) -> list[list[str]]:
                     peer,
                     str(n),
                     f"{_geomean(size_ratios):.2f}",
-                    f"{_geomean(time_ratios):.2f}",
+                    f"{len(time_ratios)}/{n}, "
+                    + (f"{_geomean(time_ratios):.2f}" if time_ratios else "-"),
                     f"{smaller}/{n} smaller, {ties} equal",
                     f"{len(reach_ratios)}/{n}, "
                     + (f"{_geomean(reach_ratios):.2f}" if reach_ratios else "-"),
                 ]
             )
     return rows
+
+
+def _reach_line(case_runs: list[Run]) -> list[str]:
+    """When treereduce-py reached each peer's final size, against when the peer did."""
+    ours = next((r for r in case_runs if r["tool"] == "treereduce-py"), None)
+    peers = [r for r in case_runs if not r["tool"].startswith("treereduce-py")]
+    if ours is None or not peers:
+        return []
+    parts = []
+    for peer in sorted(peers, key=lambda r: r["tool"]):
+        reach = _time_to_reach(ours.get("trace") or [], peer["final_bytes"])
+        when = "never" if reach is None else f"at {reach:.1f} s"
+        parts.append(
+            f"{peer['tool']}'s {peer['final_bytes']} B {when} ({peer['tool']}: "
+            f"{own_final_time(peer):.1f} s)"
+        )
+    return ["", "treereduce-py reached " + "; ".join(parts) + "."]
 
 
 def losses(runs: list[Run]) -> list[str]:
@@ -588,9 +616,12 @@ def render(
         "## Summary",
         "",
         "Geometric means over the cases both tools ran (treereduce-py / peer: below 1.00 means "
-        "treereduce-py's result is smaller, or its run shorter). *Reached* counts the cases where "
-        "treereduce-py got down to the peer's final size at all, and gives the geometric mean of "
-        "the time it took relative to the peer's whole run.",
+        "treereduce-py's result is smaller, or its run shorter). The *time ratio* counts only the "
+        "cases where both runs finished before the limit (a run stopped by the limit measures the "
+        "limit, not the tool). *Reached* counts the cases where treereduce-py got down to the "
+        "peer's final size at all, and gives the geometric mean of the time it took to get there "
+        "against the time the peer took to reach that size (its own final one, from its size "
+        "trace), so a peer stopped by the limit is timed by when it stopped shrinking.",
         "",
     ]
     peer_commits = _peer_run_commits(runs, peers_allow_mixed)
@@ -605,7 +636,7 @@ def render(
             "peer",
             "cases",
             "size ratio",
-            "time ratio",
+            "time ratio (finished)",
             "final size",
             "reached peer's size, time ratio",
         ],
@@ -654,6 +685,7 @@ def render(
                     str(r["final_tokens"]),
                     f"{100 * r['final_bytes'] / max(r['original_bytes'], 1):.1f}%",
                     f"{r['wall_time']:.1f}" + (" (limit)" if r["hit_time_limit"] else ""),
+                    f"{own_final_time(r):.1f}",
                     str(r["tests_run"]),
                     f"{rate:.1f}",
                     _maybe(r.get("cache_hits")),
@@ -669,6 +701,7 @@ def render(
                 "tokens",
                 "of original",
                 "wall s",
+                "final size at s",
                 "tests",
                 "tests/s",
                 "cache hits",
@@ -677,6 +710,7 @@ def render(
             ],
             rows,
         )
+        lines += _reach_line(case_runs)
         img = IMG / f"bench-{name}.png"
         plot_case(name, case_runs, img)
         lines += ["", f"![{name}: size over time](img/{img.name})", ""]
