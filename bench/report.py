@@ -25,6 +25,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from prepare import Case, load_cases
+from stages import stage_rows
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -547,6 +548,25 @@ def cluster_section(result: dict[str, Any]) -> list[str]:
     return lines
 
 
+def stage_section(runs: list[Run]) -> list[str]:
+    """What each stage of treereduce-py's runs above bought (bench/stages.py)."""
+    phases, rows = stage_rows(runs, REPO)
+    if not rows:
+        return []
+    return [
+        "## Stage by stage",
+        "",
+        "What each stage of the treereduce-py runs above removed, and the tests it spent, summed "
+        "over the rounds (from each run's stored `--json` events; bench/stages.py). `tree` "
+        "includes the query files' replacements, drops and inlinings; `merge` is merging names; "
+        "`tokens-lenient` and `pairs-lenient` are the endgame, without the syntax check. A dash: "
+        "the stage never ran (the limit came first, or the round ended before it).",
+        "",
+        *_table(["case", *phases], rows),
+        "",
+    ]
+
+
 def _maybe(value: object) -> str:
     """A count only treereduce-py reports (its cache and syntax check); "–" for the peers."""
     return "–" if value is None else str(value)
@@ -714,6 +734,7 @@ def render(
         img = IMG / f"bench-{name}.png"
         plot_case(name, case_runs, img)
         lines += ["", f"![{name}: size over time](img/{img.name})", ""]
+    lines += stage_section(runs)
     if scaling:
         lines += scaling_section(scaling, allow_mixed)
     lines += scale_section(scale, scale_allow_mixed)
