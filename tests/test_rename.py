@@ -187,3 +187,41 @@ def test_merging_reaches_what_renaming_cannot(tmp_path: Path) -> None:
         out = reduce(src, language="c", test=oracle, jobs=1).reduced
     # Renaming alone ends at `int b(){int a;a==a;}` (the endgame may then drop the `int`).
     assert re.fullmatch(rb"(int )?([a-z])\(\)\{\2==\2;\}", out.strip()), out
+
+
+def merge_named(lang: str, src: bytes, name: bytes) -> tuple[bytes, bytes]:
+    """The program with `name` merged into its target, and that target."""
+    table, tasks = merges(lang, src)
+    task = next(t for t in tasks if any(table.text(n) == name for n, _ in t.pairs[1:]))
+    out = task_edits(table, Edits(), task)
+    assert out is not None
+    return render(table, out), task.pairs[1][1]
+
+
+def test_rust_merged_program_still_compiles_and_prints(tmp_path: Path) -> None:
+    rustc = which("rustc")
+    src = b'fn main() {\n    let a = 21;\n    let b = a;\n    println!("{}", b + b);\n}\n'
+    out, target = merge_named("rust", src, b"b")
+    assert target == b"a" and b"let b" not in out and b"a + a" in out, out
+    (tmp_path / "m.rs").write_bytes(out)
+    done = run_tool([rustc, "--edition", "2021", "-o", "m", "m.rs"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert run_tool([tmp_path / "m"], tmp_path).stdout == b"42\n"
+
+
+def test_python_merged_program_runs(tmp_path: Path) -> None:
+    # Python assigns without declaring: the declarations merged away are definitions.
+    src = b"def g():\n    return 21\n\n\ndef h():\n    return 21\n\n\nprint(g() + h())\n"
+    out, target = merge_named("python", src, b"h")
+    assert target == b"g" and b"def h" not in out and b"g() + g()" in out, out
+    (tmp_path / "m.py").write_bytes(out)
+    assert run_tool([sys.executable, "m.py"], tmp_path).stdout == b"42\n"
+
+
+def test_javascript_merged_program_runs(tmp_path: Path) -> None:
+    node = which("node")
+    src = b"const a = 21;\nconst b = a;\nfunction g() { return b; }\nconsole.log(g() + a);\n"
+    out, target = merge_named("javascript", src, b"b")
+    assert target == b"a" and b"const b" not in out and b"return a;" in out, out
+    (tmp_path / "m.js").write_bytes(out)
+    assert run_tool([node, "m.js"], tmp_path).stdout == b"42\n"

@@ -201,3 +201,27 @@ def test_no_endgame_on_a_result_of_many_tokens() -> None:
     )
     assert all(x in out.reduced for x in lines) and "tokens-lenient" not in phases
     assert "tokens" in phases
+
+
+@pytest.mark.parametrize(
+    ("lang", "src", "needle"),
+    [
+        ("c", b"int main(void) { return f(1); }\n", b"f(1"),
+        ("rust", b"fn main() { let v = f(1); }\n", b"f(1"),
+        ("python", b"def main():\n    return f(1)\n", b"f(1"),
+        ("javascript", b"function main() { return f(1); }\n", b"f(1"),
+    ],
+)
+def test_the_endgame_leaves_the_syntax_to_the_test(lang: str, src: bytes, needle: bytes) -> None:
+    # The strict rounds keep the result parseable (`f(1)` at least); only the endgame may cut
+    # the `)` that a test which looks for `f(1` does not need.
+    phases: list[str] = []
+
+    def seen(event: object) -> None:
+        if isinstance(event, PassChange):
+            phases.append(event.phase)
+
+    out = reduce(src, language=lang, test=lambda c: needle in c, jobs=1, progress=seen)
+    assert out.reduced.strip() == needle and "tokens-lenient" in phases
+    strict = reduce(src, language=lang, test=lambda c: needle in c, jobs=1, polish=False)
+    assert needle + b")" in strict.reduced  # no polish, no endgame: still parseable
