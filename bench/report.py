@@ -24,6 +24,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import provenance
 from prepare import Case, load_cases
 from presets import is_preset, preset_table
 from stages import stage_rows
@@ -310,11 +311,30 @@ def _commit_of(run: Run) -> str:
 
 
 def _commits(runs: list[Run], family: str, allow_mixed: bool) -> list[str]:
-    """The runs' commits with their dates; raises MixedCommits for several unless allowed."""
-    commits = sorted({f"{_commit_of(r)} ({r['date'][:10]})" for r in runs})
-    if len({_commit_of(r) for r in runs}) > 1 and not allow_mixed:
-        raise MixedCommits(f"the {family} runs mix commits: " + ", ".join(commits))
-    return commits
+    """The runs' measured versions (see _versions); raises MixedCommits for several unless
+    allowed."""
+    first: dict[str, str] = {}
+    for r in sorted(runs, key=lambda r: r["date"]):
+        first.setdefault(_commit_of(r), r["date"][:10])
+    labels = _versions(first)
+    if len(labels) > 1 and not allow_mixed:
+        raise MixedCommits(f"the {family} runs mix commits: " + ", ".join(labels))
+    return labels
+
+
+def _versions(first: dict[str, str]) -> list[str]:
+    """One label per measured version: its first commit and date, and the later commits whose
+    runs measured the same code (they differ only in stored results, docs or tests)."""
+    labels = []
+    for group in provenance.versions(first):
+        label = f"{group[0]} ({first[group[0]]})"
+        if len(group) > 1:
+            label += (
+                f" and {', '.join(group[1:])}, which change only what a run does not measure"
+                " (stored results, docs, tests)"
+            )
+        labels.append(label)
+    return labels
 
 
 def _mixed_note(
@@ -330,17 +350,11 @@ def _mixed_note(
 
 
 def _peer_run_commits(runs: list[Run], allow_mixed: bool = True) -> list[str]:
-    """The commits of the treereduce-py rows of the peer table (their `commit` stamp, or for runs
-    stored before stamps, their `version`, "0.1.0+<commit>"), with the first date of each;
-    raises MixedCommits for several unless allowed. `make bench` re-runs them at one commit."""
-    first: dict[str, str] = {}
-    for r in sorted(runs, key=lambda r: r["date"]):
-        if r["tool"].startswith("treereduce-py"):
-            first.setdefault(_commit_of(r), r["date"][:10])
-    commits = sorted(f"{commit} ({date})" for commit, date in first.items())
-    if len(first) > 1 and not allow_mixed:
-        raise MixedCommits("the peer runs mix commits: " + ", ".join(commits))
-    return commits
+    """The measured versions of the treereduce-py rows of the peer table (their `commit` stamp,
+    or for runs stored before stamps, their `version`, "0.1.0+<commit>"); raises MixedCommits
+    for several unless allowed. `make bench` re-runs them at one commit."""
+    ours = [r for r in runs if r["tool"].startswith("treereduce-py")]
+    return _commits(ours, "peer", allow_mixed)
 
 
 def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
