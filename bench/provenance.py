@@ -54,8 +54,8 @@ def same_measured(a: str, b: str) -> bool:
 
 
 def versions(first: dict[str, str]) -> list[list[str]]:
-    """Commits (each with the date of its first run) grouped by the code they measure, each
-    group in order of first run, the groups by their first commit's date."""
+    """Commits (each with the date and time of its first run, ISO 8601) grouped by the code
+    they measure, each group in order of first run, the groups by their first commit's."""
     groups: list[list[str]] = []
     for commit in sorted(first, key=lambda c: (first[c], c)):
         group = next((g for g in groups if same_measured(g[0], commit)), None)

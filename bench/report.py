@@ -313,9 +313,9 @@ def _commit_of(run: Run) -> str:
 def _commits(runs: list[Run], family: str, allow_mixed: bool) -> list[str]:
     """The runs' measured versions (see _versions); raises MixedCommits for several unless
     allowed."""
-    first: dict[str, str] = {}
+    first: dict[str, str] = {}  # commit -> the date and time of its first run
     for r in sorted(runs, key=lambda r: r["date"]):
-        first.setdefault(_commit_of(r), r["date"][:10])
+        first.setdefault(_commit_of(r), r["date"])
     labels = _versions(first)
     if len(labels) > 1 and not allow_mixed:
         raise MixedCommits(f"the {family} runs mix commits: " + ", ".join(labels))
@@ -327,7 +327,7 @@ def _versions(first: dict[str, str]) -> list[str]:
     runs measured the same code (they differ only in stored results, docs or tests)."""
     labels = []
     for group in provenance.versions(first):
-        label = f"{group[0]} ({first[group[0]]})"
+        label = f"{group[0]} ({first[group[0]][:10]})"
         if len(group) > 1:
             label += (
                 f" and {', '.join(group[1:])}, which change only what a run does not measure"
