@@ -698,6 +698,7 @@ def render(
         "",
     ]
     peer_commits = _peer_run_commits(runs, peers_allow_mixed)
+    lines += [f"treereduce-py's runs: commit {'; '.join(peer_commits)}.", ""]
     lines += _mixed_note(
         peer_commits,
         f"the treereduce-py rows, from earlier `bench/run.py` runs: {', '.join(peer_commits)}; "
