@@ -88,6 +88,7 @@ def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
     d = commit("bench/run.py", "harness v2")  # the harness changed: another version
     e = commit("treereduce_py/engine.py", "v2")
     monkeypatch.setattr(provenance, "REPO", tmp_path)
-    first = {a: "2026-11-24", b: "2026-11-24", c: "2026-11-25", d: "2026-11-25", e: "2026-11-26"}
+    day = "2026-11-24T0%d:00:00Z"
+    first = {a: day % 1, b: day % 2, c: day % 3, d: day % 4, e: day % 5}  # first runs, in order
     assert provenance.versions(first) == [[a, b, c], [d], [e]]
     assert not provenance.same_measured(a, "0000000")  # unknown to git: not the same
