@@ -602,7 +602,10 @@ def preset_section(runs: list[Run], allow_mixed: bool = False) -> list[str]:
         f"table, {limits} per run; commit {', '.join(commits)}. Bold: the smallest result of the "
         'case; "(limit)": stopped by the limit.',
         "",
-        *_mixed_note(commits),
+        *_mixed_note(
+            commits,
+            "rendered with `--allow-mixed`; `make bench-presets` re-runs them at one commit",
+        ),
         *_table(["case (input bytes)", *(f"`{p}`" for p in presets)], rows),
         "",
         "Smallest result (ties counted for each): "
@@ -700,9 +703,7 @@ def render(
     peer_commits = _peer_run_commits(runs, peers_allow_mixed)
     lines += [f"treereduce-py's runs: commit {'; '.join(peer_commits)}.", ""]
     lines += _mixed_note(
-        peer_commits,
-        f"the treereduce-py rows, from earlier `bench/run.py` runs: {', '.join(peer_commits)}; "
-        "`make bench` re-runs every case at one commit",
+        peer_commits, "rendered with `--allow-mixed`; `make bench` re-runs every case at one commit"
     )
     lines += _table(
         [
