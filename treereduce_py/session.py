@@ -28,7 +28,7 @@ from treereduce_py.check import CutsOnly, SyntaxCheck
 from treereduce_py.engine import Engine
 from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
 from treereduce_py.golden import golden_run
-from treereduce_py.judge import Budget, Counters, Judge, Stopped
+from treereduce_py.judge import Budget, Counters, Judge, Patience, Stopped
 from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.output import BestSoFar
@@ -193,8 +193,11 @@ class Session:
                 raise ResumedNotInteresting(first) if resumed else NotInteresting(first)
             seconds = first.seconds
         self.counters.interesting += 1
-        if command is not None and o.timeout is None:
-            command.timeout = max(1.0, 10 * seconds)
+        if command is not None:
+            limit = o.timeout if o.timeout is not None else max(1.0, 10 * seconds)
+            command.timeout = limit
+            # The same answers at any --jobs need the same limit for every test.
+            self.judge.be_patient(None if o.deterministic else Patience(limit, seconds))
         return None if signature is None else signature.describe()
 
     def check_resumed(self) -> None:
@@ -366,9 +369,12 @@ class Session:
             )
 
     def finish(self, reason: str, signature: str | None) -> Result:
-        """Re-test the final result (twice the timeout: a loaded machine must not fail it)."""
+        """Re-test the final result (twice the full timeout, without patience: a loaded machine
+        must not fail it)."""
         if isinstance(self.oracle, CommandOracle) and self.oracle.timeout is not None:
-            self.oracle.timeout *= 2
+            patience, self.judge.patience = self.judge.patience, None
+            limit = patience.limit if patience is not None else self.oracle.timeout
+            self.oracle.timeout = 2 * max(limit, self.oracle.timeout)
         final = self.oracle.check(self.best.data, 0)
         self.counters.tests += 1
         self.best.flush()
