@@ -323,3 +323,15 @@ def test_a_hanging_candidate_is_stopped_long_before_the_timeout(
         assert waited.exists() and result.stats.timeouts == 0
     else:
         assert not waited.exists() and result.stats.timeouts >= 1
+
+
+@pytest.mark.parametrize("polish", [True, False])
+def test_a_budget_stop_ends_with_the_tidied_text_when_it_passes(polish: bool) -> None:
+    src = b"a = 1\n\n\n\n\nkeep = 2   \n\n\n\nb = 3\n"
+    result = reduce(
+        src, language="python", test=lambda c: b"keep" in c, jobs=1, max_tests=2, polish=polish
+    )
+    assert result.reason == "max-tests"
+    # Stopped before any stage changed a byte: the blank lines the input had are still there,
+    # unless the final test was of the tidied text (not with --fast: no polishing).
+    assert result.reduced == (b"a = 1\n\nkeep = 2\n\nb = 3\n" if polish else src)
