@@ -106,7 +106,8 @@ def signal_when(
 # the script slow it down: `slow.flag` holds seconds to sleep in every test; `hold` holds the path
 # of the run's output file, and once that is smaller than prog.py every test sleeps a minute (a run
 # caught mid-way, for an interrupt); `slow_at` holds "N SECONDS" pairs: the N-th call sleeps that
-# long, the others 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a number).
+# long, the others 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a
+# number).
 NEEDLE_CHECK = """\
 import os, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
