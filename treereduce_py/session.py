@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -275,9 +274,9 @@ class Session:
         check off (True if they shrank it): a compiler may accept what the grammar does not
         (C's implicit int: `b(){b==b;}` parses with an ERROR), and on a few dozen tokens the
         tests this costs are few. Not with `--syntax off` (already done) or without polish."""
-        o = self.options
-        small = len(NodeTable.from_tokens(self.best.data)) <= ENDGAME_TOKENS
-        if not (o.polish and self.judge.syntax_strict and small):
+        if not (self.options.polish and self.judge.syntax_strict):
+            return False
+        if len(NodeTable.from_tokens(self.best.data)) > ENDGAME_TOKENS:
             return False
         size = len(self.best.data)
         self.judge.cache.forget_syntax_rejections()
@@ -305,11 +304,12 @@ class Session:
             )
             # Never accept more parse errors than the current best has; candidates are checked
             # by editing this pass's tree (not at all in a coarse pass, which keeps no tree).
+            # A lenient pass checks nothing either: parsing its candidates would be wasted.
             self.judge.max_errors = table.errors if tree is None else count_errors(tree)
-            if lenient:
-                self.judge.max_errors = sys.maxsize
             self.judge.check = (
-                CutsOnly(self.lang) if tree is None else SyntaxCheck(self.lang, table, tree)
+                CutsOnly(self.lang)
+                if tree is None or lenient
+                else SyntaxCheck(self.lang, table, tree)
             )
             planner = stage.planner(table, facts, self.options.p0)
             changed = engine.run_pass(table, planner, self.options.deterministic)
