@@ -178,7 +178,7 @@ class Session:
             signature = golden_run(command, self.golden_source, regex=o.signature, emit=self.emit)
             seconds = time.monotonic() - started
             self.counters.tests += 2
-            if self.golden_source is not self.source:
+            if self.resumed:
                 self.check_resumed()
             self.emit_start(signature.describe())
         else:
@@ -188,8 +188,7 @@ class Session:
             if first.timed_out:
                 raise NotInteresting.timed_out(first, command.timeout if command else None)
             if not first.interesting:
-                resumed = self.golden_source is not self.source
-                raise ResumedNotInteresting(first) if resumed else NotInteresting(first)
+                raise ResumedNotInteresting(first) if self.resumed else NotInteresting(first)
             seconds = first.seconds
         self.counters.interesting += 1
         if command is not None:
@@ -198,6 +197,11 @@ class Session:
             # The same answers at any --jobs need the same limit for every test.
             self.judge.be_patient(None if o.deterministic else Patience(limit, seconds))
         return None if signature is None else signature.describe()
+
+    @property
+    def resumed(self) -> bool:
+        """The run starts from an earlier result, not from its original."""
+        return self.golden_source is not self.source
 
     def check_resumed(self) -> None:
         """A resumed run's starting file must still show the original's crash."""
