@@ -475,6 +475,12 @@ def prepare(
     hints = load_hints(lang, language, tuple(queries))
     found = [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
     facts = SyntaxFacts.build(
-        table, language, found, hints.drops(tree), hints.inlines(tree), lang=lang
+        table,
+        language,
+        found,
+        hints.drops(tree),
+        hints.inlines(tree),
+        hints.definitions(tree),
+        lang=lang,
     )
     return table, facts, tree
