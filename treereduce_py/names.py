@@ -82,14 +82,18 @@ def purge_tasks(table: NodeTable, matches: Sequence[tuple[int, int]]) -> dict[in
         if scope != -1:
             scopes.setdefault(text, []).append(scope)
     units: dict[int, list[int] | None] = {}  # definition -> the units of its uses
+
+    def inside(text: bytes, scope: int) -> list[int]:
+        found = leaves[text]  # in pre-order, so a subtree's leaves are one slice
+        lo = bisect.bisect_left(found, scope)
+        return found[lo : bisect.bisect_right(found, table.last[scope], lo)]
+
     for (text, scope), definition in single.items():
         if scope == -1:  # every occurrence but those a block's own definition shadows
-            shadows = scopes.get(text, ())
-            occurrences = [
-                u for u in leaves[text] if not any(table.contains(s, u) for s in shadows)
-            ]
+            shadowed = {u for s in scopes.get(text, ()) for u in inside(text, s)}
+            occurrences = [u for u in leaves[text] if u not in shadowed]
         else:
-            occurrences = [u for u in leaves[text] if table.contains(scope, u)]
+            occurrences = inside(text, scope)
         found = [_unit(table, u) for u in occurrences if not table.contains(definition, u)]
         whole = all(u is not None and not table.contains(u, definition) for u in found)
         units[definition] = [u for u in found if u is not None] if whole else None
