@@ -145,7 +145,8 @@ class Session:
         )
 
     def stages(self) -> tuple[Stage, ...]:
-        """The strategy's stages, the polish and rename stages, and the list override."""
+        """The strategy's stages, then the polish stages, renaming and merging names (with
+        `rename`), each stage's list schedule replaced by `list_algorithm` when one is given."""
         o = self.options
         stages = STRATEGIES[o.strategy].stages
         stages += (POLISH_STAGES if o.polish else ()) + (
