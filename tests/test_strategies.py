@@ -13,6 +13,7 @@ from treereduce_py import reduce
 from treereduce_py.events import PassChange
 from treereduce_py.languages import get_language, new_parser
 from treereduce_py.oracle import CommandOracle
+from treereduce_py.session import ENDGAME_TOKENS, endgame_fits
 from treereduce_py.strategies import (
     LIST_MIN,
     STRATEGIES,
@@ -185,7 +186,7 @@ def test_the_endgame_tests_what_the_grammar_refuses_on_a_small_result(tmp_path: 
     assert strict.reduced.strip() == b"int b(){b==b;}"  # no polish: no endgame
 
 
-def test_no_endgame_on_a_result_of_many_tokens() -> None:
+def test_an_endgame_on_many_tokens_where_tests_are_quick() -> None:
     phases: list[str] = []
     lines = [b"keep%d = %d" % (i, i) for i in range(40)]  # 120 tokens must stay
 
@@ -199,8 +200,16 @@ def test_no_endgame_on_a_result_of_many_tokens() -> None:
         test=lambda c: all(x in c for x in lines),
         progress=seen,
     )
-    assert all(x in out.reduced for x in lines) and "tokens-lenient" not in phases
-    assert "tokens" in phases
+    assert all(x in out.reduced for x in lines)
+    assert "tokens" in phases and "tokens-lenient" in phases  # instant tests cost nothing
+
+
+def test_the_endgame_fits_a_few_tokens_or_quick_tests() -> None:
+    assert endgame_fits(ENDGAME_TOKENS, 10.0, 1.0)  # a few dozen tokens: always
+    assert not endgame_fits(ENDGAME_TOKENS + 1, 10.0, 1.0)
+    # 120 tokens: about 240 tests, which must fit in a quarter of the run so far.
+    assert endgame_fits(120, 0.01, 4 * 2.4)
+    assert not endgame_fits(120, 0.01, 4 * 2.4 - 0.1)
 
 
 @pytest.mark.parametrize(

@@ -277,11 +277,15 @@ class Session:
     def endgame(self, engine: Engine) -> bool:
         """At the fixed point of a small result, the token stages once more with the syntax
         check off (True if they shrank it): a compiler may accept what the grammar does not
-        (C's implicit int: `b(){b==b;}` parses with an ERROR), and on a few dozen tokens the
-        tests this costs are few. Not with `--syntax off` (already done) or without polish."""
+        (C's implicit int: `b(){b==b;}` parses with an ERROR). Small means a few dozen tokens,
+        or more where the tests are quick: about two tests a token, at the mean test time so
+        far, must fit in a quarter of the time the run has taken. Not with `--syntax off`
+        (already done) or without polish."""
         if not (self.options.polish and self.judge.syntax_strict):
             return False
-        if len(NodeTable.from_tokens(self.best.data)) > ENDGAME_TOKENS:
+        tokens = len(NodeTable.from_tokens(self.best.data))
+        c = self.judge.counters
+        if not endgame_fits(tokens, c.test_seconds / max(c.tests, 1) / self.jobs, self.elapsed()):
             return False
         size = len(self.best.data)
         self.judge.cache.forget_syntax_rejections()
@@ -426,12 +430,21 @@ REPLACE_MAX = 2_000_000
 # A result of at most this many tokens gets the endgame: the token stages without the syntax
 # check (see Session.endgame).
 ENDGAME_TOKENS = 64
+# ... or more, if its estimated tests take at most this share of the run's time so far.
+ENDGAME_SHARE = 0.25
 ENDGAME_STAGES = (
     Stage("tokens-lenient", "tokens", "flat"),
     Stage("pairs-lenient", "tokens", "pairs"),
 )
 # A tree with more nodes than this is first reduced through a coarse table (see prepare).
 COARSE_NODES = 100_000
+
+
+def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
+    """Is a result of `tokens` tokens small enough for the endgame: at most ENDGAME_TOKENS, or
+    its estimated tests (two a token, at `seconds_per_test` of wall time each) within
+    ENDGAME_SHARE of the `elapsed` seconds the run has taken?"""
+    return tokens <= ENDGAME_TOKENS or 2 * tokens * seconds_per_test <= ENDGAME_SHARE * elapsed
 
 
 def prepare(
