@@ -123,6 +123,16 @@ def test_a_use_in_a_list_takes_only_its_element(tmp_path: Path) -> None:
     assert run_tool([tmp_path / "p"], tmp_path).stdout == b"1\n"
 
 
+def test_a_loop_goes_whole_with_a_name_in_its_header_or_its_brace_less_body() -> None:
+    src = (
+        b"int n = 3;\nint main(void) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\n"
+    )
+    table, tasks = purges("c", src)
+    loop = b"for (int i = 0; i < n; i++) s += i;"
+    assert uses(table, tasks[b"int n = 3;"]) == [loop]  # not `i < n` alone: `;` is no comma
+    assert uses(table, tasks[b"int s = 0;"]) == [loop, b"return s;"]
+
+
 JS_SRC = b"""class Shape { area() { return 0; } }
 function square(n) { return n * n; }
 const sq = square(6);

@@ -180,7 +180,7 @@ _UNIT_SUFFIXES = ("statement", "declaration", "definition", "item")
 
 def _unit(table: NodeTable, node: int) -> int | None:
     """What goes with a use: its nearest enclosing statement-like node, or a nearer element of
-    a separated list (one with a separator of its own to go with it), or the child of a block
+    a comma-separated list (one with a comma of its own to go with it), or the child of a block
     or of the root it lies in; None for the root itself. A statement that is the body of
     another (`for (...) total += x;`, not in a block) takes that one along: the other cannot
     stand without a body."""
@@ -189,7 +189,8 @@ def _unit(table: NodeTable, node: int) -> int | None:
         p = table.parent[i]
         if p < 0:
             return None
-        if table.named[i] and table.separator_for(i) is not None:
+        sep = table.separator_for(i) if table.named[i] else None
+        if sep is not None and table.text(sep) == b",":  # `;` ends statements, or `for (;;)`'s
             return i
         if p == 0 or _block(table.kind_name(p)):
             unit = i  # a statement of a block, whatever its kind (Python's calls)
