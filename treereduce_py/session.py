@@ -268,8 +268,7 @@ class Session:
                 self.run_stage(engine, stage)
             if self.options.polish:
                 self.minimize_whitespace()
-            again = self.options.polish or self.options.slow
-            if again and len(self.best.data) < size_before_round:
+            if self.rounds_repeat and len(self.best.data) < size_before_round:
                 continue
             if not self.endgame(engine):
                 return
@@ -293,9 +292,17 @@ class Session:
             self.run_stage(engine, stage, lenient=True)
         return len(self.best.data) < size
 
+    @property
+    def rounds_repeat(self) -> bool:
+        """Do rounds of the stages repeat while they shrink the result (see reduce_stages)?"""
+        return self.options.polish or self.options.slow
+
     def run_stage(self, engine: Engine, stage: Stage, lenient: bool = False) -> None:
-        """Passes of one stage on the re-parsed best, until one changes nothing. On a huge tree
-        the first passes are coarse (see `prepare`) until one of them changes nothing.
+        """Passes of one stage on the re-parsed best, until one changes nothing, or, where
+        rounds repeat, until one removes less than STAGE_MIN_GAIN of the text: a pass costs
+        about as many tests as the one before, and the next stages (the lines the deletions
+        left blank, for one) are cheaper; the stage comes again in the next round. On a huge
+        tree the first passes are coarse (see `prepare`) until one of them changes nothing.
         `lenient` accepts candidates with any number of parse errors (the test decides)."""
         self.phase = stage.name
         stage_passes = 0
@@ -326,6 +333,8 @@ class Session:
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
                 return
+            elif self.rounds_repeat and len(self.best.data) > (1 - STAGE_MIN_GAIN) * size:
+                return  # little left here for now: the next stages, and this one next round
 
     def minimize_whitespace(self) -> None:
         """Tidy the blank lines and indentation, then drop every space the parser does not need
@@ -425,6 +434,9 @@ def _failed(verdict: Verdict) -> str:
     return f"exited with {verdict.exit_code}"
 
 
+# Where rounds repeat, a stage's passes stop at one that removed less than this share of the
+# text (see Session.run_stage).
+STAGE_MIN_GAIN = 0.05
 # Texts larger than this are reduced without replacements (see prepare).
 REPLACE_MAX = 2_000_000
 # A result of at most this many tokens gets the endgame: the token stages without the syntax
