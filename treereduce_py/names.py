@@ -220,15 +220,19 @@ class RenamePlanner:
     name: every occurrence at once, so references stay consistent. The most-used names get the
     shortest new names. A new name never appears anywhere in the text (not even in a string or
     a comment), so a rename cannot collide with, or capture, an existing name; the test
-    decides whether the program still means the same to the tool."""
+    decides whether the program still means the same to the tool. `declared` adds names whose
+    leaves are of another kind (SMT-LIB's declared symbols, among its operators' symbols)."""
 
     table: NodeTable
+    declared: frozenset[bytes] = frozenset()
 
     def initial(self) -> Iterable[Task]:
         t = self.table
         groups: dict[bytes, list[int]] = {}
         for i in range(len(t)):
-            if t.named[i] and t.first_child[i] == -1 and "identifier" in t.kind_name(i):
+            if not (t.named[i] and t.first_child[i] == -1):
+                continue
+            if "identifier" in t.kind_name(i) or (self.declared and t.text(i) in self.declared):
                 text = t.text(i)
                 if _NAME.fullmatch(text):
                     groups.setdefault(text, []).append(i)

@@ -58,6 +58,11 @@ class LanguageRules(Protocol):
 
     def initial(self) -> list[Task]: ...
 
+    @property
+    def names(self) -> frozenset[bytes]:
+        """The names the script declares, whatever their leaves' kind (for renaming)."""
+        ...
+
 
 # Languages with rules of their own: a builder per language name.
 LANGUAGE_RULES: dict[str, Callable[[NodeTable], LanguageRules]] = {"smtlib": SmtRules.build}
@@ -579,7 +584,10 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
         lambda t, f, s, h, r: BreadthFirstPlanner(t, f, hoist=h, replace=r),
         frozenset({"hoist", "replace"}),
     ),
-    "rename": PlannerKindSpec(lambda t, f, s, h, r: RenamePlanner(t), frozenset()),
+    "rename": PlannerKindSpec(
+        lambda t, f, s, h, r: RenamePlanner(t, f.rules.names if f.rules else frozenset()),
+        frozenset(),
+    ),
     "merge": PlannerKindSpec(lambda t, f, s, h, r: MergePlanner(t), frozenset()),
     "pairs": PlannerKindSpec(lambda t, f, s, h, r: PairPlanner(t), frozenset()),
 }
