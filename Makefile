@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel bench-scale bench-cluster clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-presets bench-scale bench-cluster clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -62,6 +62,16 @@ bench-parallel: $(STAMP)
 	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort
 	$(BIN)/python bench/scaling.py --only parallel
 	$(BIN)/python bench/report.py --allow-mixed peers
+
+# The strategy presets family (docs/strategies.md): every --strategy preset on five cases in five
+# languages, with the peer table's test, jobs, timeout and limit (25 runs of up to 300 s; its own
+# commit stamp, rendered as its own section). BENCH_RESUME=--resume continues an interrupted run.
+PRESET_CASES = c-csmith-warning,go-inventory-panic,js-ms-exception,python-fractions,rust-ice-wf
+bench-presets: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/run.py --no-scaling --no-report --tools treereduce-py --presets all \
+		--cases $(PRESET_CASES) $(BENCH_RESUME)
+	$(BIN)/python bench/report.py --allow-mixed peers,parallel
 
 # The scale family alone (C and JavaScript at 100 KB, 1 MB, 10 MB; fast and real tests), then the
 # report: treereduce-py and C-Vise at every size, Shrink Ray at 100 KB only (it reaches the 300 s

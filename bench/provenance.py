@@ -38,6 +38,34 @@ def stamp() -> dict[str, str]:
     return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "engine": engine, "date": date}
 
 
+# What a run measures: the engine, its query files, the harness and the cases (bench/ without
+# the results it stores) and the package metadata. Commits that differ elsewhere (docs, tests,
+# stored results: a long run made in sittings commits its rows between them) measure the same.
+MEASURED = ("treereduce_py", "queries", "bench", "pyproject.toml", ":(exclude)bench/results")
+
+
+def same_measured(a: str, b: str) -> bool:
+    """Do commits `a` and `b` run the same measured code? False when git does not know one of
+    them (a ``+dirty`` stamp, a commit of another clone)."""
+    proc = subprocess.run(
+        ["git", "diff", "--quiet", a, b, "--", *MEASURED], cwd=REPO, capture_output=True
+    )
+    return proc.returncode == 0
+
+
+def versions(first: dict[str, str]) -> list[list[str]]:
+    """Commits (each with the date and time of its first run, ISO 8601) grouped by the code
+    they measure, each group in order of first run, the groups by their first commit's."""
+    groups: list[list[str]] = []
+    for commit in sorted(first, key=lambda c: (first[c], c)):
+        group = next((g for g in groups if same_measured(g[0], commit)), None)
+        if group is None:
+            groups.append([commit])
+        else:
+            group.append(commit)
+    return groups
+
+
 def keep_logs(rundir: Path, names: Iterable[str], into: Path, prefix: str) -> list[str]:
     """Gzip the files `names` of `rundir` that exist into `into` as ``PREFIX.NAME.gz`` (the head
     and tail of one longer than LOG_CAP); their paths, relative to the repository."""

@@ -24,7 +24,9 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+import provenance
 from prepare import Case, load_cases
+from presets import is_preset, preset_table
 from stages import stage_rows
 
 BENCH = Path(__file__).resolve().parent
@@ -33,6 +35,7 @@ RESULTS = BENCH / "results"
 DOCS = REPO / "docs"
 IMG = DOCS / "img"
 PEER_ORDER = ("cvise", "creduce", "shrinkray")
+FAMILIES = ("peers", "presets", "parallel", "scale")
 
 Run = dict[str, Any]
 
@@ -302,12 +305,36 @@ class MixedCommits(Exception):
     --allow-mixed)."""
 
 
+def _commit_of(run: Run) -> str:
+    """A run's commit stamp, or for runs stored before stamps, its version's "+<commit>"."""
+    return str(run.get("commit") or str(run["version"]).rpartition("+")[2])
+
+
 def _commits(runs: list[Run], family: str, allow_mixed: bool) -> list[str]:
-    """The runs' commits with their dates; raises MixedCommits for several unless allowed."""
-    commits = sorted({f"{r['commit']} ({r['date'][:10]})" for r in runs})
-    if len({r["commit"] for r in runs}) > 1 and not allow_mixed:
-        raise MixedCommits(f"the {family} runs mix commits: " + ", ".join(commits))
-    return commits
+    """The runs' measured versions (see _versions); raises MixedCommits for several unless
+    allowed."""
+    first: dict[str, str] = {}  # commit -> the date and time of its first run
+    for r in sorted(runs, key=lambda r: r["date"]):
+        first.setdefault(_commit_of(r), r["date"])
+    labels = _versions(first)
+    if len(labels) > 1 and not allow_mixed:
+        raise MixedCommits(f"the {family} runs mix commits: " + ", ".join(labels))
+    return labels
+
+
+def _versions(first: dict[str, str]) -> list[str]:
+    """One label per measured version: its first commit and date, and the later commits whose
+    runs measured the same code (they differ only in stored results, docs or tests)."""
+    labels = []
+    for group in provenance.versions(first):
+        label = f"{group[0]} ({first[group[0]][:10]})"
+        if len(group) > 1:
+            label += (
+                f" and {', '.join(group[1:])}, which change only what a run does not measure"
+                " (stored results, docs, tests)"
+            )
+        labels.append(label)
+    return labels
 
 
 def _mixed_note(
@@ -323,18 +350,11 @@ def _mixed_note(
 
 
 def _peer_run_commits(runs: list[Run], allow_mixed: bool = True) -> list[str]:
-    """The commits of the treereduce-py rows of the peer table (their `commit` stamp, or for runs
-    stored before stamps, their `version`, "0.1.0+<commit>"), with the first date of each;
-    raises MixedCommits for several unless allowed. `make bench` re-runs them at one commit."""
-    first: dict[str, str] = {}
-    for r in sorted(runs, key=lambda r: r["date"]):
-        if r["tool"].startswith("treereduce-py"):
-            commit = r.get("commit") or str(r["version"]).rpartition("+")[2]
-            first.setdefault(commit, r["date"][:10])
-    commits = sorted(f"{commit} ({date})" for commit, date in first.items())
-    if len(first) > 1 and not allow_mixed:
-        raise MixedCommits("the peer runs mix commits: " + ", ".join(commits))
-    return commits
+    """The measured versions of the treereduce-py rows of the peer table (their `commit` stamp,
+    or for runs stored before stamps, their `version`, "0.1.0+<commit>"); raises MixedCommits
+    for several unless allowed. `make bench` re-runs them at one commit."""
+    ours = [r for r in runs if r["tool"].startswith("treereduce-py")]
+    return _commits(ours, "peer", allow_mixed)
 
 
 def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
@@ -567,6 +587,35 @@ def stage_section(runs: list[Run]) -> list[str]:
     ]
 
 
+def preset_section(runs: list[Run], allow_mixed: bool = False) -> list[str]:
+    """The strategy presets side by side on the cases they ran (bench/presets.py)."""
+    if not runs:
+        return []
+    commits = _commits(runs, "presets", allow_mixed)
+    presets, rows, smallest = preset_table(runs)
+    limits = " / ".join(f"{x:g} s" for x in sorted({float(r["time_limit"]) for r in runs}))
+    lines = [
+        "## Strategy presets",
+        "",
+        f"treereduce-py's `--strategy` presets (docs/strategies.md) on {len(rows)} cases, run by "
+        "`make bench-presets` (`bench/run.py --presets`): same test, jobs and timeout as the peer "
+        f"table, {limits} per run; commit {', '.join(commits)}. Bold: the smallest result of the "
+        'case; "(limit)": stopped by the limit.',
+        "",
+        *_mixed_note(commits),
+        *_table(["case (input bytes)", *(f"`{p}`" for p in presets)], rows),
+        "",
+        "Smallest result (ties counted for each): "
+        + ", ".join(
+            f"`{p}` on {smallest[p]} of {len(rows)}"
+            for p in sorted(presets, key=lambda p: -smallest[p])
+        )
+        + ".",
+        "",
+    ]
+    return lines
+
+
 def _maybe(value: object) -> str:
     """A count only treereduce-py reports (its cache and syntax check); "–" for the peers."""
     return "–" if value is None else str(value)
@@ -590,9 +639,13 @@ def render(
     scale: dict[str, Any] | None = None,
     scale_allow_mixed: bool = False,
     peers_allow_mixed: bool = False,
+    presets_allow_mixed: bool = False,
 ) -> str:
-    """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect."""
+    """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect.
+    The preset runs are their own family (their own commit and limit), rendered after the cases."""
     IMG.mkdir(parents=True, exist_ok=True)
+    preset_runs = [r for r in runs if is_preset(r)]
+    runs = [r for r in runs if not is_preset(r)]
     cases: dict[str, Case] = {c.name: c for c in load_cases()}
     lines = [
         "# Benchmarks",
@@ -645,6 +698,7 @@ def render(
         "",
     ]
     peer_commits = _peer_run_commits(runs, peers_allow_mixed)
+    lines += [f"treereduce-py's runs: commit {'; '.join(peer_commits)}.", ""]
     lines += _mixed_note(
         peer_commits,
         f"the treereduce-py rows, from earlier `bench/run.py` runs: {', '.join(peer_commits)}; "
@@ -735,6 +789,7 @@ def render(
         plot_case(name, case_runs, img)
         lines += ["", f"![{name}: size over time](img/{img.name})", ""]
     lines += stage_section(runs)
+    lines += preset_section(preset_runs, presets_allow_mixed)
     if scaling:
         lines += scaling_section(scaling, allow_mixed)
     lines += scale_section(scale, scale_allow_mixed)
@@ -1027,14 +1082,14 @@ def main(argv: list[str] | None = None) -> int:
         const="parallel,scale",
         default="",
         metavar="FAMILIES",
-        help="render these families' runs (peers, parallel, scale) from several commits "
+        help=f"render these families' runs ({', '.join(FAMILIES)}) from several commits "
         "(the page says so)",
     )
     args = parser.parse_args(argv)
     mixed = set(args.allow_mixed.split(",")) - {""}
-    if mixed - {"peers", "parallel", "scale"}:
+    if mixed - set(FAMILIES):
         parser.error(
-            f"--allow-mixed: unknown {', '.join(sorted(mixed))}; known: peers, parallel, scale"
+            f"--allow-mixed: unknown {', '.join(sorted(mixed))}; known: {', '.join(FAMILIES)}"
         )
     runs_path = RESULTS / "runs.json"
     if not runs_path.exists():
@@ -1054,7 +1109,14 @@ def main(argv: list[str] | None = None) -> int:
     DOCS.mkdir(exist_ok=True)
     try:
         text = render(
-            runs, meta, scaling, "parallel" in mixed, scale, "scale" in mixed, "peers" in mixed
+            runs,
+            meta,
+            scaling,
+            "parallel" in mixed,
+            scale,
+            "scale" in mixed,
+            "peers" in mixed,
+            "presets" in mixed,
         )
     except MixedCommits as e:
         print(f"report: {e}; re-run them at one commit, or render with --allow-mixed",

@@ -25,6 +25,17 @@ QUICK = 60.0
 HANG = 300.0
 
 
+def gcc_warns_test(tmp_path: Path, warning: str) -> Path:
+    """A test script: interesting while gcc -Wall compiles the file and reports `warning`."""
+    gcc = which("gcc")
+    test = tmp_path / "warns.sh"
+    test.write_text(
+        f'#!/bin/sh\n{gcc} -Wall -c "$1" -o /dev/null 2>err || exit 1\ngrep -q -- {warning} err\n'
+    )
+    test.chmod(0o755)
+    return test
+
+
 def which(*names: str) -> str:
     """The first of `names` found on PATH; skips the test when none is installed."""
     for name in names:

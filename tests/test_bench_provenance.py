@@ -9,6 +9,7 @@ from __future__ import annotations
 import gzip
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -63,3 +64,31 @@ def test_resume_skips_only_runs_of_this_engine_limit_and_jobs(
     assert run.stored_runs(here, 2, 300.0) == {("a", "cvise")}
     assert run.stored_runs({**here, "commit": "fff0000"}, 2, 300.0) == {("a", "cvise")}
     assert run.stored_runs({**here, "engine": "e1+dirty"}, 2, 300.0) == set()
+
+
+def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def git(*args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=tmp_path, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        return done.stdout.strip()
+
+    def commit(path: str, text: str) -> str:
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+        git("add", "-A")
+        git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", path)
+        return git("rev-parse", "--short", "HEAD")
+
+    git("init", "-q")
+    a = commit("treereduce_py/engine.py", "v1")
+    b = commit("bench/results/runs.json", "[1]")  # a run's rows, committed between sittings
+    c = commit("docs/benchmarks.md", "page")
+    d = commit("bench/run.py", "harness v2")  # the harness changed: another version
+    e = commit("treereduce_py/engine.py", "v2")
+    monkeypatch.setattr(provenance, "REPO", tmp_path)
+    day = "2026-11-24T0%d:00:00Z"
+    first = {a: day % 1, b: day % 2, c: day % 3, d: day % 4, e: day % 5}  # first runs, in order
+    assert provenance.versions(first) == [[a, b, c], [d], [e]]
+    assert not provenance.same_measured(a, "0000000")  # unknown to git: not the same

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import run_tool, which
+from conftest import gcc_warns_test, run_tool, which
 
 from treereduce_py import reduce
 from treereduce_py.edits import Edits, render
@@ -174,13 +174,7 @@ def test_the_target_is_the_most_used_earlier_name_of_the_same_kind() -> None:
 
 
 def test_merging_reaches_what_renaming_cannot(tmp_path: Path) -> None:
-    gcc = which("gcc")
-    test = tmp_path / "warns.sh"
-    test.write_text(
-        f'#!/bin/sh\n{gcc} -Wall -c "$1" -o /dev/null 2>err || exit 1\n'
-        "grep -q -- -Wtautological-compare err\n"
-    )
-    test.chmod(0o755)
+    test = gcc_warns_test(tmp_path, "-Wtautological-compare")
     src = b"int value(){int left;left==left;}\n"
     oracle = CommandOracle([str(test), "@@.c"])
     with oracle:

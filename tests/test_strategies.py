@@ -4,10 +4,11 @@ and the endgame without the syntax check."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import which
+from conftest import gcc_warns_test
 
 from treereduce_py import reduce
 from treereduce_py.events import PassChange
@@ -162,22 +163,23 @@ def test_hoist_task_applies_rendered_descendant() -> None:
     assert render(table, edits) == b"int x = y;"
 
 
-def test_the_endgame_tests_what_the_grammar_refuses_on_a_small_result(tmp_path: Path) -> None:
-    # gcc accepts C's implicit int, `b(){b==b;}`, which tree-sitter-c parses with an ERROR: the
-    # strict syntax check refuses it, and the endgame (token stages without the check, on a
-    # result of at most ENDGAME_TOKENS tokens) asks the test instead.
-    gcc = which("gcc")
-    test = tmp_path / "warns.sh"
-    test.write_text(
-        f'#!/bin/sh\n{gcc} -Wall -c "$1" -o /dev/null 2>err || exit 1\n'
-        "grep -q -- -Wtautological-compare err\n"
-    )
-    test.chmod(0o755)
+def phase_recorder() -> tuple[list[str], Callable[[object], None]]:
+    """The phases of the passes a run announces, and the progress callback that records them."""
     phases: list[str] = []
 
     def seen(event: object) -> None:
         if isinstance(event, PassChange):
             phases.append(event.phase)
+
+    return phases, seen
+
+
+def test_the_endgame_tests_what_the_grammar_refuses_on_a_small_result(tmp_path: Path) -> None:
+    # gcc accepts C's implicit int, `b(){b==b;}`, which tree-sitter-c parses with an ERROR: the
+    # strict syntax check refuses it, and the endgame (token stages without the check, on a
+    # result of at most ENDGAME_TOKENS tokens) asks the test instead.
+    test = gcc_warns_test(tmp_path, "-Wtautological-compare")
+    phases, seen = phase_recorder()
 
     with CommandOracle([str(test), "@@.c"]) as oracle:
         out = reduce(b"int b(){b==b;}\n", language="c", test=oracle, jobs=1, progress=seen)
@@ -189,13 +191,8 @@ def test_the_endgame_tests_what_the_grammar_refuses_on_a_small_result(tmp_path: 
 
 
 def test_an_endgame_on_many_tokens_where_tests_are_quick() -> None:
-    phases: list[str] = []
+    phases, seen = phase_recorder()
     lines = [b"keep%d = %d" % (i, i) for i in range(40)]  # 120 tokens must stay
-
-    def seen(event: object) -> None:
-        if isinstance(event, PassChange):
-            phases.append(event.phase)
-
     out = reduce(
         b"\n".join(lines),
         language="python",
@@ -226,11 +223,7 @@ def test_the_endgame_fits_a_few_tokens_or_quick_tests() -> None:
 def test_the_endgame_leaves_the_syntax_to_the_test(lang: str, src: bytes, needle: bytes) -> None:
     # The strict rounds keep the result parseable (`f(1)` at least); only the endgame may cut
     # the `)` that a test which looks for `f(1` does not need.
-    phases: list[str] = []
-
-    def seen(event: object) -> None:
-        if isinstance(event, PassChange):
-            phases.append(event.phase)
+    phases, seen = phase_recorder()
 
     out = reduce(src, language=lang, test=lambda c: needle in c, jobs=1, progress=seen)
     assert out.reduced.strip() == needle and "tokens-lenient" in phases
