@@ -21,6 +21,17 @@ from treereduce_py.syntax import NodeTable
 from treereduce_py.tasks import Inline, Purge, Rename, Substitute, Task
 
 
+def identifier_leaves(table: NodeTable, texts: set[bytes]) -> dict[bytes, list[int]]:
+    """Name -> its identifier leaves (pre-order, so in text order), for the names in `texts`."""
+    found: dict[bytes, list[int]] = {}
+    for i in range(len(table)):
+        if table.first_child[i] == -1 and "identifier" in table.kind_name(i):
+            text = table.text(i)
+            if text in texts:
+                found.setdefault(text, []).append(i)
+    return found
+
+
 def inline_tasks(table: NodeTable, matches: Sequence[tuple[int, ...]]) -> dict[int, Inline]:
     """Declaration -> its inlining, for each (declaration, name, value) whose name occurs
     exactly once more in the declaration's parent (its block, its module), after it. Every
@@ -35,12 +46,7 @@ def inline_tasks(table: NodeTable, matches: Sequence[tuple[int, ...]]) -> dict[i
     wanted = {table.text(name) for name, _ in single.values()}
     if not wanted:
         return {}
-    where: dict[bytes, list[int]] = {}  # name -> start bytes of its identifier leaves, sorted
-    for i in range(len(table)):
-        if table.first_child[i] == -1 and "identifier" in table.kind_name(i):
-            text = table.text(i)
-            if text in wanted:
-                where.setdefault(text, []).append(i)
+    where = identifier_leaves(table, wanted)
     out: dict[int, Inline] = {}
     for decl, (name, value) in single.items():
         scope = table.parent[decl]
@@ -70,13 +76,7 @@ def purge_tasks(table: NodeTable, matches: Sequence[tuple[int, int]]) -> dict[in
     single = _defined_once(table, matches)
     if not single:
         return {}
-    texts = {text for text, _ in single}
-    leaves: dict[bytes, list[int]] = {}
-    for i in range(len(table)):
-        if table.first_child[i] == -1 and "identifier" in table.kind_name(i):
-            text = table.text(i)
-            if text in texts:
-                leaves.setdefault(text, []).append(i)
+    leaves = identifier_leaves(table, {text for text, _ in single})
     scopes: dict[bytes, list[int]] = {}  # name -> the blocks that define it locally
     for text, scope in single:
         if scope != -1:
