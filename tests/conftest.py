@@ -116,8 +116,9 @@ def signal_when(
 # directory where each run records its pid (to check that none outlives the CLI). Files next to
 # the script slow it down: `slow.flag` holds seconds to sleep in every test; `hold` holds the path
 # of the run's output file, and once that is smaller than prog.py every test sleeps a minute (a run
-# caught mid-way, for an interrupt); `slow_at` holds "N SECONDS": the N-th call sleeps that long,
-# the others 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a number).
+# caught mid-way, for an interrupt); `slow_at` holds "N SECONDS" pairs: the N-th call sleeps that
+# long, the others 0.05 s (calls are counted with O_EXCL files, so parallel workers never share a
+# number).
 NEEDLE_CHECK = """\
 import os, sys, time
 here = os.path.dirname(os.path.abspath(__file__))
@@ -133,7 +134,8 @@ if os.path.exists(hold):
         time.sleep(60)
 slow_at = os.path.join(here, "slow_at")
 if os.path.exists(slow_at):
-    at, seconds = open(slow_at).read().split()
+    words = open(slow_at).read().split()
+    sleeps = dict(zip(words[::2], words[1::2]))
     calls = os.path.join(here, "calls")
     os.makedirs(calls, exist_ok=True)
     n = 1
@@ -143,7 +145,7 @@ if os.path.exists(slow_at):
             break
         except FileExistsError:
             n += 1
-    time.sleep(float(seconds) if n == int(at) else 0.05)
+    time.sleep(float(sleeps.get(str(n), 0.05)))
 data = open(sys.argv[1], "rb").read()
 try:
     compile(data, "candidate", "exec")

@@ -280,3 +280,58 @@ def test_the_start_up_parse_is_pass_0_before_the_first_pass() -> None:
     passes = [(e.pass_number, e.phase) for e in seen if isinstance(e, events.PassChange)]
     assert passes[0] == (0, "parse") and passes[1][0] == 1
     assert isinstance(seen[0], events.Start)
+
+
+# -- patience: a test far slower than any interesting one is stopped -----------------------------
+
+
+def test_patience_is_a_multiple_of_the_slowest_interesting_test_within_the_limit() -> None:
+    from treereduce_py.judge import Patience
+
+    assert Patience(limit=30.0, slowest=0.1).seconds() == 1.0  # the floor
+    assert Patience(limit=30.0, slowest=0.5).seconds() == 2.5
+    assert Patience(limit=2.0, slowest=0.5).seconds() == 2.0  # never past the limit
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_a_hanging_candidate_is_stopped_long_before_the_timeout(
+    tmp_path: Path, deterministic: bool
+) -> None:
+    # A candidate without `keep` hangs for 1.5 s (as a loop whose exit was deleted would, until
+    # the test's own timeout), then fails; one with `keep` passes at once. The --timeout is a
+    # minute, but patience stops the hang at 1 s (five times the quick interesting run, at least
+    # 1 s), unless --deterministic asks for the same limit on every test.
+    waited = tmp_path / "waited"
+    script = tmp_path / "t.sh"
+    script.write_text(
+        f'#!/bin/sh\ngrep -q keep "$1" && exit 0\nsleep 1.5\ntouch "{waited}"\nexit 1\n'
+    )
+    script.chmod(0o755)
+    with CommandOracle([str(script), "@@"]) as oracle:
+        result = reduce(
+            b"a = 1\nkeep = 2\n",
+            language="python",
+            test=oracle,
+            jobs=1,
+            timeout=60,
+            polish=False,
+            rename=False,
+            deterministic=deterministic,
+        )
+    assert b"keep" in result.reduced and b"a = 1" not in result.reduced
+    if deterministic:
+        assert waited.exists() and result.stats.timeouts == 0
+    else:
+        assert not waited.exists() and result.stats.timeouts >= 1
+
+
+@pytest.mark.parametrize("polish", [True, False])
+def test_a_budget_stop_ends_with_the_tidied_text_when_it_passes(polish: bool) -> None:
+    src = b"a = 1\n\n\n\n\nkeep = 2   \n\n\n\nb = 3\n"
+    result = reduce(
+        src, language="python", test=lambda c: b"keep" in c, jobs=1, max_tests=2, polish=polish
+    )
+    assert result.reason == "max-tests"
+    # Stopped before any stage changed a byte: the blank lines the input had are still there,
+    # unless the final test was of the tidied text (not with --fast: no polishing).
+    assert result.reduced == (b"a = 1\n\nkeep = 2\n\nb = 3\n" if polish else src)

@@ -197,3 +197,30 @@ def test_deterministic_mode_gives_the_same_result_at_any_jobs() -> None:
         run.run(deterministic=True)
         results.add(run.best.data)
     assert results == {b"line 03\nline 09\n"}
+
+
+def test_deterministic_mode_reports_progress_while_a_slow_test_runs() -> None:
+    # The live panel shows how long a slow test has run; a batch of deterministic mode must
+    # not leave it frozen until every test of the batch is done.
+    seen: list[float] = []
+    first = threading.Event()
+
+    def slow_once(candidate: bytes) -> bool:
+        if not first.is_set():
+            first.set()
+            time.sleep(0.6)
+        return b"line 03" in candidate
+
+    def sink(event: events.Event) -> None:
+        if isinstance(event, events.Progress):
+            seen.extend(event.stats.running)
+
+    run = Run(slow_once, jobs=2)
+    running = run.judge.running
+    run.engine.emit = sink
+    run.engine.stats = lambda: events.Stats(
+        original_size=0, size=0, running=tuple(time.monotonic() - t for t in running.values())
+    )
+    run.engine.progress_interval = 0.05
+    run.run(deterministic=True)
+    assert any(t >= 0.3 for t in seen), seen

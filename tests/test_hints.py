@@ -15,6 +15,8 @@ import tree_sitter_language_pack as pack
 
 from treereduce_py.hints import (
     CAPTURE,
+    DEFINE,
+    DEFINE_PARTS,
     DROP,
     INLINE,
     INLINE_PARTS,
@@ -45,6 +47,8 @@ SAMPLES: dict[str, str] = {
             return 1 + 2;
         }
         static int g(void) { return 0; }
+        static char *name(void) { return 0; }
+        typedef unsigned long size;
     """,
     "cpp": """
         #include <vector>
@@ -59,6 +63,12 @@ SAMPLES: dict[str, str] = {
             int *p = new int[10]; delete[] p;
             return lam(2, 3);
         }
+        static char *name() { return 0; }
+        int &ref() { return ns::g; }
+        typedef unsigned long size;
+        using word = unsigned;
+        class K { int k; };
+        int plain;
     """,
     "rust": """
         struct P { x: i32, y: Vec<String> }
@@ -80,6 +90,12 @@ SAMPLES: dict[str, str] = {
             if !true { m = &v; } else { let _ = match a { _ => -a }; }
             Err(String::from("no"))
         }
+        union U { a: u8 }
+        type Alias = u8;
+        mod inner {}
+        macro_rules! m { () => {}; }
+        const K: u8 = 1;
+        static S: u8 = 2;
     """,
     "python": """
         import os
@@ -123,6 +139,7 @@ SAMPLES: dict[str, str] = {
           var w = g(a);
           return w;
         }
+        function* gen() { yield 1; }
     """,
     "typescript": """
         interface I { a: number; b?: string[] }
@@ -142,6 +159,7 @@ SAMPLES: dict[str, str] = {
           var w = foo(a, b);
           return w;
         }
+        function* gen() { yield 1; }
     """,
     "java": """
         public class Main {
@@ -157,6 +175,7 @@ SAMPLES: dict[str, str] = {
                 foo(1, 2);
             }
             int h() { return 1 + 2; }
+            record R(int a) {}
         }
     """,
     "go": """
@@ -182,6 +201,10 @@ SAMPLES: dict[str, str] = {
         \tfmt.Println(m, s, c, r, fn(3))
         \treturn 12345, nil
         }
+
+        var limit = 3
+
+        const name = "n"
     """,
     "bash": """
         f() { local x="$1"; echo "x=$x" 'lit' $((x + 42)); }
@@ -427,11 +450,17 @@ def test_bundled_file_compiles_and_every_pattern_sets_a_replacement(lang: str) -
         assert query.pattern_count > 0
         captures = [query.capture_name(i) for i in range(query.capture_count)]
         # Names starting with `_` only serve predicates (tree-sitter's private captures).
-        assert {c for c in captures if not c.startswith("_")} <= {CAPTURE, DROP, *INLINE_PARTS}
+        assert {c for c in captures if not c.startswith("_")} <= {
+            CAPTURE,
+            DROP,
+            *INLINE_PARTS,
+            *DEFINE_PARTS,
+        }
         for i in range(query.pattern_count):
             text = query.pattern_settings(i).get(SETTING)
-            # A pattern sets a replacement, or is a drop or inline pattern (which set none).
-            assert (isinstance(text, str) and text) or {DROP, INLINE} & set(captures), (lang, i)
+            # A pattern sets a replacement, or is a drop, inline or define pattern (none set).
+            marks = {DROP, INLINE, DEFINE} & set(captures)
+            assert (isinstance(text, str) and text) or marks, (lang, i)
         total += query.pattern_count
     assert query_files(lang)[-1].parent.name == lang
     assert _hints(lang).pattern_count == total
@@ -448,7 +477,7 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
     query = tree_sitter.Query(_language(lang), path.read_text())
     fired = Counter[int]()
     for index, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
-        if DROP in captures or INLINE in captures:
+        if DROP in captures or INLINE in captures or DEFINE in captures:
             fired[index] += 1
             continue
         text = query.pattern_settings(index)[SETTING] or ""

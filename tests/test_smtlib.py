@@ -14,10 +14,19 @@ import pytest
 from treereduce_py import reduce
 from treereduce_py.edits import Edits, render
 from treereduce_py.languages import new_parser
+from treereduce_py.names import RenamePlanner
 from treereduce_py.smtlib import SmtRules, constants
 from treereduce_py.strategies import SyntaxFacts, TreePlanner
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import DeleteChunk, Hoist, Replace, Substitute, Task, task_edits
+from treereduce_py.tasks import (
+    DeleteChunk,
+    Hoist,
+    Rename,
+    Replace,
+    Substitute,
+    Task,
+    task_edits,
+)
 
 SCRIPT = b"""(set-logic QF_BV)
 (declare-fun x () (_ BitVec 8))
@@ -227,3 +236,18 @@ def test_api_reduces_a_let_with_a_python_predicate() -> None:
     source = b"(declare-const x Int)(assert (let ((a (+ x 1)) (b 2)) (> a (* b 3))))"
     result = reduce(source, language="smtlib", test=lambda c: b"(* " in c, jobs=2)
     assert b"(* " in result.reduced and len(result.reduced) <= len(b"(assert (* 0 0))")
+
+
+def test_declared_names_are_renamed_and_operators_are_not() -> None:
+    source = b"(declare-fun counter () Int)(define-fun inrange ((v Int)) Bool (<= 0 v))\n" + (
+        b"(assert (inrange counter))(assert (let ((delta 1)) (> counter delta)))"
+    )
+    table, rules = rules_of(source)
+    assert rules.names == {b"counter", b"inrange", b"v", b"delta"}
+    planner = RenamePlanner(table, rules.names)
+    renamed = {table.text(t.nodes[0]) for t in planner.initial() if isinstance(t, Rename)}
+    assert renamed == {b"counter", b"inrange", b"delta"}  # `v` is one letter already
+    # Through the API: the names become one letter each, the operators stay.
+    keeps = (b"(declare-fun ", b"(define-fun ", b"(<= 0 ", b"(assert (", b"(let ((")
+    out = reduce(source, language="smtlib", test=lambda c: all(k in c for k in keeps), jobs=1)
+    assert b"counter" not in out.reduced and b"inrange" not in out.reduced, out.reduced

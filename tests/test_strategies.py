@@ -13,10 +13,13 @@ from conftest import gcc_warns_test
 from treereduce_py import reduce
 from treereduce_py.events import PassChange
 from treereduce_py.languages import get_language, new_parser
-from treereduce_py.oracle import CommandOracle
+from treereduce_py.options import ReduceOptions
+from treereduce_py.oracle import CallableOracle, CommandOracle
+from treereduce_py.session import ENDGAME_TOKENS, Session, endgame_fits
 from treereduce_py.strategies import (
     LIST_MIN,
     STRATEGIES,
+    Stage,
     SyntaxFacts,
     TreePlanner,
     chi,
@@ -187,7 +190,7 @@ def test_the_endgame_tests_what_the_grammar_refuses_on_a_small_result(tmp_path: 
     assert strict.reduced.strip() == b"int b(){b==b;}"  # no polish: no endgame
 
 
-def test_no_endgame_on_a_result_of_many_tokens() -> None:
+def test_an_endgame_on_many_tokens_where_tests_are_quick() -> None:
     phases, seen = phase_recorder()
     lines = [b"keep%d = %d" % (i, i) for i in range(40)]  # 120 tokens must stay
     out = reduce(
@@ -196,8 +199,16 @@ def test_no_endgame_on_a_result_of_many_tokens() -> None:
         test=lambda c: all(x in c for x in lines),
         progress=seen,
     )
-    assert all(x in out.reduced for x in lines) and "tokens-lenient" not in phases
-    assert "tokens" in phases
+    assert all(x in out.reduced for x in lines)
+    assert "tokens" in phases and "tokens-lenient" in phases  # instant tests cost nothing
+
+
+def test_the_endgame_fits_a_few_tokens_or_quick_tests() -> None:
+    assert endgame_fits(ENDGAME_TOKENS, 10.0, 1.0)  # a few dozen tokens: always
+    assert not endgame_fits(ENDGAME_TOKENS + 1, 10.0, 1.0)
+    # 120 tokens: about 240 tests, which must fit in a quarter of the run so far.
+    assert endgame_fits(120, 0.01, 4 * 2.4)
+    assert not endgame_fits(120, 0.01, 4 * 2.4 - 0.1)
 
 
 @pytest.mark.parametrize(
@@ -218,3 +229,30 @@ def test_the_endgame_leaves_the_syntax_to_the_test(lang: str, src: bytes, needle
     assert out.reduced.strip() == needle and "tokens-lenient" in phases
     strict = reduce(src, language=lang, test=lambda c: needle in c, jobs=1, polish=False)
     assert needle + b")" in strict.reduced  # no polish, no endgame: still parseable
+
+
+class _Shrinking:
+    """An engine stand-in whose passes cut the best by the next of `cuts` bytes each."""
+
+    def __init__(self, session: Session, cuts: list[int]) -> None:
+        self.session, self.cuts = session, cuts
+
+    def run_pass(self, table: object, planner: object, deterministic: bool) -> bool:
+        cut = self.cuts.pop(0) if self.cuts else 0
+        best = self.session.best
+        best.offer(best.data[: len(best.data) - cut])
+        return cut > 0
+
+
+@pytest.mark.parametrize(("polish", "passes"), [(True, 2), (False, 4)])
+def test_a_stage_hands_over_after_a_pass_that_gains_little(polish: bool, passes: int) -> None:
+    # 100 lines; the first pass cuts half, the second 1 byte (under STAGE_MIN_GAIN of what is
+    # left), the third 10.
+    src = b"".join(b"x%02d = 1\n" % i for i in range(100))
+    options = ReduceOptions(polish=polish, jobs=1)
+    session = Session(src, "python", CallableOracle(lambda c: True), options, lambda e: None)
+    engine = _Shrinking(session, [len(src) // 2, 1, 10])
+    session.run_stage(engine, Stage("tree", "syntax", "tree"))  # type: ignore[arg-type]
+    # Where rounds repeat (polish), the stage hands over after the small gain and comes back
+    # next round; with one round (--fast), it runs on until a pass changes nothing.
+    assert session.pass_number == passes

@@ -22,6 +22,7 @@ from treereduce_py.tasks import (
     Drop,
     Hoist,
     Inline,
+    Purge,
     Rename,
     Replace,
     Substitute,
@@ -274,7 +275,7 @@ def test_rebased_tasks_apply_exactly_when_their_nodes_are_live(
     table, edits, task = case
     before = render(table, edits)
     out = task_edits(table, edits, task)
-    assert not isinstance(task, Rename | Substitute | Drop | Inline)  # not generated here
+    assert not isinstance(task, Rename | Substitute | Drop | Inline | Purge)  # not generated here
     if isinstance(task, DeleteChunk):
         live = [n for n in task.nodes if edits.is_live(table, n)]
         assert (out is None) == (not live)
@@ -310,6 +311,25 @@ def test_drop_deletes_its_nodes_together_or_not_at_all() -> None:
     # Once one of its nodes is gone, the rest is not dropped alone.
     gone = Edits().with_edit(table, kind, b"str")
     assert gone is not None and task_edits(table, gone, task) is None
+
+
+def test_purge_deletes_the_live_uses_with_its_definition_and_nothing_without_it() -> None:
+    src = b"def f():\n    pass\nf()\nx = [f, 1]\nf()\n"
+    table = table_of("python", src)
+    definition = find(table, b"def f():\n    pass")
+    calls = [i for i in table.children(0) if table.text(i) == b"f()"]  # their statements
+    at = src.index(b"[f") + 1
+    element = next(i for i in range(len(table)) if table.start[i] == at and table.named[i])
+    task = Purge(definition, (*calls, element))
+    assert gain(table, task) == len(b"def f():\n    pass") + 2 * len(b"f()") + 1
+    assert anchor(task) == definition
+    out = task_edits(table, Edits(), task)
+    assert out is not None and render(table, out) == b"\n\nx = [ 1]\n\n"  # the comma went too
+    # A use already gone is skipped; without the definition nothing applies.
+    one_gone = apply(table, Edits(), Delete(calls[0]))
+    out = task_edits(table, one_gone, task)
+    assert out is not None and render(table, out) == b"\n\nx = [ 1]\n\n"
+    assert task_edits(table, apply(table, Edits(), Delete(definition)), task) is None
 
 
 # --- gain and anchor ---------------------------------------------------------------------------

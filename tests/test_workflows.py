@@ -278,9 +278,10 @@ def pexpect_stream(tmp_path: Path, command: list[str]) -> tuple[str, int]:
 
 
 def live_setup(tmp_path: Path) -> tuple[Path, Path, list[str]]:
-    """A one-worker run whose 6th test takes 4 s (its --timeout lets it finish)."""
+    """A one-worker run whose 6th test takes 4 s (its --timeout lets it finish; the original's
+    run takes 1 s, so patience lets a test run 5 s before it takes it for a hang)."""
     source, test = needle_setup(tmp_path, 14)
-    (tmp_path / "slow_at").write_text("6 4")
+    (tmp_path / "slow_at").write_text("1 1 6 4")
     out = tmp_path / "out.py"
     args = [source, "-o", out, "-j", "1", "--timeout", "20", "--", *test]
     return source, out, cli_args(args)

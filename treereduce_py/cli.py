@@ -84,7 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("-f", "--force", action="store_true", help="overwrite an existing output file")
     p.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel tests")
-    p.add_argument("--timeout", type=_positive_float, help="seconds per test (default: adaptive)")
+    p.add_argument(
+        "--timeout",
+        type=_positive_float,
+        help="most seconds per test (default: 10x the original's run, at least 1 s); a test "
+        "running 5x as long as the slowest interesting one so far (at least 1 s) is stopped "
+        "sooner as a hang, unless --deterministic",
+    )
     add_cluster_options(p)
     p.add_argument(
         "--exit-code",

@@ -277,6 +277,13 @@ class _Pass:
                 pool.submit(self.judge, c.text, w, c.spans, base.edits) if c is not None else None
                 for w, c in enumerate(cands)
             ]
+            pending = [f for f in futures if f is not None]
+            while pending:  # the live panel keeps moving while a slow test runs
+                _, running = concurrent.futures.wait(pending, self.engine.progress_interval)
+                pending = list(running)
+                if pending:
+                    last_progress = time.monotonic()
+                    self.engine.progress()
             answers = [f.result() if f is not None else False for f in futures]
             self.use_in_order(base, batch, cands, answers)
             if time.monotonic() - last_progress >= self.engine.progress_interval:

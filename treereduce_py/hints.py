@@ -20,6 +20,12 @@ declaration may go and the use become the value (a variable used once, inlined):
 
     (let_declaration pattern: (identifier) @inline.name value: (_) @inline.value) @inline
 
+And a pattern may capture a definition as `@define` and the name it defines as `@define.name`:
+the definition may go together with the statements that use the name (a class with the line
+that registers it, a function with its calls):
+
+    (class_declaration name: (identifier) @define.name) @define
+
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
 where it makes the node's text strictly shorter, so applying hints always makes progress.
@@ -38,6 +44,8 @@ import tree_sitter
 
 __all__ = [
     "CAPTURE",
+    "DEFINE",
+    "DEFINE_PARTS",
     "DROP",
     "INLINE",
     "INLINE_PARTS",
@@ -57,6 +65,9 @@ DROP = "drop"
 # The captures of a declaration whose one use may become its value.
 INLINE = "inline"
 INLINE_PARTS = ("inline", "inline.name", "inline.value")
+# The captures of a definition that may go with the statements that use its name.
+DEFINE = "define"
+DEFINE_PARTS = ("define", "define.name")
 
 _BUNDLED_PACKAGE = "treereduce_py.queries"
 _BUNDLED_NAME = "replacements.scm"
@@ -131,7 +142,7 @@ class _FileQuery:
 
     path: Path
     query: tree_sitter.Query
-    texts: tuple[bytes | None, ...]  # None for a pattern that drops or inlines nodes
+    texts: tuple[bytes | None, ...]  # None for a pattern that drops, inlines or defines
 
 
 @dataclass(frozen=True, eq=False)
@@ -181,11 +192,21 @@ class Hints:
     def inlines(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
         """For each match of an inline pattern, the (start, end, kind_id) of the declaration,
         its name and its value, in that order; sorted, without duplicates."""
+        return self._parts(tree, INLINE_PARTS)
+
+    def definitions(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
+        """For each match of a define pattern, the (start, end, kind_id) of the definition and
+        of the name it defines; sorted, without duplicates."""
+        return self._parts(tree, DEFINE_PARTS)
+
+    def _parts(
+        self, tree: tree_sitter.Tree, names: tuple[str, ...]
+    ) -> list[tuple[tuple[int, int, int], ...]]:
         found: set[tuple[tuple[int, int, int], ...]] = set()
         for file_query in self._queries:
             cursor = tree_sitter.QueryCursor(file_query.query)
             for _, captures in cursor.matches(tree.root_node):
-                parts = [list(captures.get(name, [])) for name in INLINE_PARTS]
+                parts = [list(captures.get(name, [])) for name in names]
                 if all(len(p) == 1 for p in parts):
                     found.add(tuple((p[0].start_byte, p[0].end_byte, p[0].kind_id) for p in parts))
         return sorted(found)
@@ -201,7 +222,8 @@ def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[P
 
     A language without any hint file gets empty hints. Raises QueryFileError (naming the file
     and line) when a file cannot be read, does not compile, or has a pattern that does not
-    capture `@replace` (or `@drop`, or `@inline` with its name and value) or lacks
+    capture `@replace` (or `@drop`, or `@inline` with its name and value, or `@define` with
+    its name) or lacks
     `(#set! replacement "...")`.
     """
     key = (lang, tuple(Path(d) for d in extra_dirs))
@@ -238,10 +260,16 @@ def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
         if DROP in names and CAPTURE not in names:
             texts.append(None)
             continue
-        if INLINE in names and CAPTURE not in names:
-            missing = [f"@{n}" for n in INLINE_PARTS if n not in names]
-            if missing:
-                raise QueryFileError(path, line, f"an @inline pattern lacks {', '.join(missing)}")
+        marked = [
+            (m, ps) for m, ps in ((INLINE, INLINE_PARTS), (DEFINE, DEFINE_PARTS)) if m in names
+        ]
+        if marked and CAPTURE not in names:
+            for mark, parts in marked:
+                missing = [f"@{n}" for n in parts if n not in names]
+                if missing:
+                    raise QueryFileError(
+                        path, line, f"an @{mark} pattern lacks {', '.join(missing)}"
+                    )
             texts.append(None)
             continue
         if CAPTURE not in names:

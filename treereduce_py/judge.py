@@ -12,6 +12,10 @@ the answer. `Order` picks it from what it has measured: checking first costs C +
 candidate, testing first T + i C (C, T: recent seconds per check and per test; r: the share the
 check rejects; i: the share the test finds interesting), so a slow test is guarded by the check
 and a fast test on a huge file goes first, the check then running only on the interesting few.
+
+`Patience` stops a test that runs far longer than any interesting one so far: such a candidate
+is almost always a hang its edit caused (a loop whose exit or increment went), and waiting for
+the test's own timeout made hangs most of the test time on the runtime-exception cases.
 """
 
 from __future__ import annotations
@@ -23,7 +27,12 @@ from dataclasses import dataclass
 from treereduce_py.cache import Cache, digest
 from treereduce_py.check import SyntaxCheck
 from treereduce_py.edits import Edits, Span
-from treereduce_py.oracle import Oracle
+from treereduce_py.oracle import CommandOracle, Oracle
+
+# A test may run this many times as long as the slowest interesting test so far (at least
+# PATIENCE_FLOOR seconds) before it is stopped as not interesting.
+PATIENCE_FACTOR = 5.0
+PATIENCE_FLOOR = 1.0
 
 
 class Stopped(Exception):
@@ -88,6 +97,23 @@ class Order:
         return sample if average is None else average + self.WEIGHT * (sample - average)
 
 
+@dataclass
+class Patience:
+    """How long a test may run: `factor` times the `slowest` interesting test so far (at least
+    `floor` seconds), never more than `limit` (the user's --timeout, or 10x the original's run).
+
+    A test stopped early counts as not interesting, so patience can only cost a reduction (of a
+    candidate that would have been interesting, slowly), never admit a wrong one."""
+
+    limit: float
+    slowest: float
+    factor: float = PATIENCE_FACTOR
+    floor: float = PATIENCE_FLOOR
+
+    def seconds(self) -> float:
+        return min(self.limit, max(self.floor, self.factor * self.slowest))
+
+
 @dataclass(frozen=True)
 class Budget:
     max_tests: int | None = None
@@ -115,6 +141,7 @@ class Judge:
         self.max_errors = 0
         self.check = SyntaxCheck(language)  # replaced by each pass's incremental check
         self.order = Order()
+        self.patience: Patience | None = None  # set once the original's run is timed
         self.lock = threading.Lock()
         self.stop_reason: str | None = None
         # Seconds each worker's running test started at (monotonic), for the UI.
@@ -181,10 +208,27 @@ class Judge:
             self.counters.test_seconds += verdict.seconds
         if self.stop_reason is not None:
             return False  # a cancelled test says nothing about the candidate
+        if verdict.interesting:
+            self.slower_interesting(verdict.seconds)
         self.order.tested(verdict.seconds, verdict.interesting)
         if cache or not verdict.interesting:
             self.cache.put(key, len(candidate), verdict.interesting)
         return verdict.interesting
+
+    def be_patient(self, patience: Patience | None) -> None:
+        """Use `patience` for the command's tests from now on (None: its limit stays as is)."""
+        self.patience = patience
+        if patience is not None and isinstance(self.oracle, CommandOracle):
+            self.oracle.timeout = patience.seconds()
+
+    def slower_interesting(self, seconds: float) -> None:
+        """An interesting test took `seconds`: later tests may run as long, and then some."""
+        with self.lock:
+            p = self.patience
+            if p is not None and seconds > p.slowest:
+                p.slowest = seconds
+                if isinstance(self.oracle, CommandOracle):
+                    self.oracle.timeout = p.seconds()
 
     def _may_test(self) -> bool:
         b = self.budget

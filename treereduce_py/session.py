@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import math
 import os
-import sys
 import threading
 import time
 from collections.abc import Sequence
@@ -28,7 +27,7 @@ from treereduce_py.check import CutsOnly, SyntaxCheck
 from treereduce_py.engine import Engine
 from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
 from treereduce_py.golden import golden_run
-from treereduce_py.judge import Budget, Counters, Judge, Stopped
+from treereduce_py.judge import Budget, Counters, Judge, Patience, Stopped
 from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.output import BestSoFar
@@ -41,7 +40,7 @@ from treereduce_py.strategies import (
     SyntaxFacts,
 )
 from treereduce_py.syntax import NodeTable, coarse_depth, count_errors
-from treereduce_py.tidy import TIDIERS
+from treereduce_py.tidy import TIDIERS, tidy_whitespace
 
 
 @dataclass(frozen=True)
@@ -146,7 +145,8 @@ class Session:
         )
 
     def stages(self) -> tuple[Stage, ...]:
-        """The strategy's stages, the polish and rename stages, and the list override."""
+        """The strategy's stages, then the polish stages, renaming and merging names (with
+        `rename`), each stage's list schedule replaced by `list_algorithm` when one is given."""
         o = self.options
         stages = STRATEGIES[o.strategy].stages
         stages += (POLISH_STAGES if o.polish else ()) + (
@@ -179,7 +179,7 @@ class Session:
             signature = golden_run(command, self.golden_source, regex=o.signature, emit=self.emit)
             seconds = time.monotonic() - started
             self.counters.tests += 2
-            if self.golden_source is not self.source:
+            if self.resumed:
                 self.check_resumed()
             self.emit_start(signature.describe())
         else:
@@ -189,13 +189,20 @@ class Session:
             if first.timed_out:
                 raise NotInteresting.timed_out(first, command.timeout if command else None)
             if not first.interesting:
-                resumed = self.golden_source is not self.source
-                raise ResumedNotInteresting(first) if resumed else NotInteresting(first)
+                raise ResumedNotInteresting(first) if self.resumed else NotInteresting(first)
             seconds = first.seconds
         self.counters.interesting += 1
-        if command is not None and o.timeout is None:
-            command.timeout = max(1.0, 10 * seconds)
+        if command is not None:
+            limit = o.timeout if o.timeout is not None else max(1.0, 10 * seconds)
+            command.timeout = limit
+            # The same answers at any --jobs need the same limit for every test.
+            self.judge.be_patient(None if o.deterministic else Patience(limit, seconds))
         return None if signature is None else signature.describe()
+
+    @property
+    def resumed(self) -> bool:
+        """The run starts from an earlier result, not from its original."""
+        return self.golden_source is not self.source
 
     def check_resumed(self) -> None:
         """A resumed run's starting file must still show the original's crash."""
@@ -261,8 +268,7 @@ class Session:
                 self.run_stage(engine, stage)
             if self.options.polish:
                 self.minimize_whitespace()
-            again = self.options.polish or self.options.slow
-            if again and len(self.best.data) < size_before_round:
+            if self.rounds_repeat and len(self.best.data) < size_before_round:
                 continue
             if not self.endgame(engine):
                 return
@@ -270,11 +276,15 @@ class Session:
     def endgame(self, engine: Engine) -> bool:
         """At the fixed point of a small result, the token stages once more with the syntax
         check off (True if they shrank it): a compiler may accept what the grammar does not
-        (C's implicit int: `b(){b==b;}` parses with an ERROR), and on a few dozen tokens the
-        tests this costs are few. Not with `--syntax off` (already done) or without polish."""
-        o = self.options
-        small = len(NodeTable.from_tokens(self.best.data)) <= ENDGAME_TOKENS
-        if not (o.polish and self.judge.syntax_strict and small):
+        (C's implicit int: `b(){b==b;}` parses with an ERROR). Small means a few dozen tokens,
+        or more where the tests are quick: about two tests a token, at the mean test time so
+        far, must fit in a quarter of the time the run has taken. Not with `--syntax off`
+        (already done) or without polish."""
+        if not (self.options.polish and self.judge.syntax_strict):
+            return False
+        tokens = len(NodeTable.from_tokens(self.best.data))
+        c = self.judge.counters
+        if not endgame_fits(tokens, c.test_seconds / max(c.tests, 1) / self.jobs, self.elapsed()):
             return False
         size = len(self.best.data)
         self.judge.cache.forget_syntax_rejections()
@@ -282,9 +292,17 @@ class Session:
             self.run_stage(engine, stage, lenient=True)
         return len(self.best.data) < size
 
+    @property
+    def rounds_repeat(self) -> bool:
+        """Do rounds of the stages repeat while they shrink the result (see reduce_stages)?"""
+        return self.options.polish or self.options.slow
+
     def run_stage(self, engine: Engine, stage: Stage, lenient: bool = False) -> None:
-        """Passes of one stage on the re-parsed best, until one changes nothing. On a huge tree
-        the first passes are coarse (see `prepare`) until one of them changes nothing.
+        """Passes of one stage on the re-parsed best, until one changes nothing, or, where
+        rounds repeat, until one removes less than STAGE_MIN_GAIN of the text: a pass costs
+        about as many tests as the one before, and the next stages (the lines the deletions
+        left blank, for one) are cheaper; the stage comes again in the next round. On a huge
+        tree the first passes are coarse (see `prepare`) until one of them changes nothing.
         `lenient` accepts candidates with any number of parse errors (the test decides)."""
         self.phase = stage.name
         stage_passes = 0
@@ -302,11 +320,12 @@ class Session:
             )
             # Never accept more parse errors than the current best has; candidates are checked
             # by editing this pass's tree (not at all in a coarse pass, which keeps no tree).
+            # A lenient pass checks nothing either: parsing its candidates would be wasted.
             self.judge.max_errors = table.errors if tree is None else count_errors(tree)
-            if lenient:
-                self.judge.max_errors = sys.maxsize
             self.judge.check = (
-                CutsOnly(self.lang) if tree is None else SyntaxCheck(self.lang, table, tree)
+                CutsOnly(self.lang)
+                if tree is None or lenient
+                else SyntaxCheck(self.lang, table, tree)
             )
             planner = stage.planner(table, facts, self.options.p0)
             changed = engine.run_pass(table, planner, self.options.deterministic)
@@ -314,6 +333,8 @@ class Session:
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
                 return
+            elif self.rounds_repeat and len(self.best.data) > (1 - STAGE_MIN_GAIN) * size:
+                return  # little left here for now: the next stages, and this one next round
 
     def minimize_whitespace(self) -> None:
         """Tidy the blank lines and indentation, then drop every space the parser does not need
@@ -366,13 +387,15 @@ class Session:
             )
 
     def finish(self, reason: str, signature: str | None) -> Result:
-        """Re-test the final result (twice the timeout: a loaded machine must not fail it)."""
+        """Re-test the final result, or after a budget stop test its tidied text instead (twice
+        the full timeout, without patience: a loaded machine must not fail it)."""
         if isinstance(self.oracle, CommandOracle) and self.oracle.timeout is not None:
-            self.oracle.timeout *= 2
-        final = self.oracle.check(self.best.data, 0)
-        self.counters.tests += 1
-        self.best.flush()
-        if not final.interesting:
+            patience, self.judge.patience = self.judge.patience, None
+            limit = patience.limit if patience is not None else self.oracle.timeout
+            self.oracle.timeout = 2 * max(limit, self.oracle.timeout)
+        if self.tidy_last(reason):
+            self.best.flush()  # the tidied result just passed: that was its final test
+        elif not self.retest():
             raise FlakyTest(
                 "the final result passed the test before but fails it now: is the test "
                 "deterministic? (the last result that passed is kept)"
@@ -381,6 +404,29 @@ class Session:
         self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
         return result
 
+    def retest(self) -> bool:
+        """The final result's test, once more (flushed to disk first either way)."""
+        final = self.oracle.check(self.best.data, 0)
+        self.counters.tests += 1
+        self.best.flush()
+        return final.interesting
+
+    def tidy_last(self, reason: str) -> bool:
+        """A run stopped by a budget may end mid-stage, with the blank lines and trailing spaces
+        its deletions left (about 1 KB of a 1.7 KB C result): its tidied text is tested as the
+        final test instead, and kept if interesting. True when it was."""
+        tidied = tidy_whitespace(self.best.data)
+        if reason == "fixpoint" or not self.options.polish or tidied == self.best.data:
+            return False
+        verdict = self.oracle.check(tidied, 0)
+        self.counters.tests += 1
+        if not verdict.interesting:
+            return False
+        self.best.offer(tidied)
+        stats = self.stats()
+        self.emit(events.Improvement(len(tidied), stats, elapsed=stats.elapsed))
+        return True
+
 
 def _failed(verdict: Verdict) -> str:
     if verdict.timed_out:
@@ -388,17 +434,29 @@ def _failed(verdict: Verdict) -> str:
     return f"exited with {verdict.exit_code}"
 
 
+# Where rounds repeat, a stage's passes stop at one that removed less than this share of the
+# text (see Session.run_stage).
+STAGE_MIN_GAIN = 0.05
 # Texts larger than this are reduced without replacements (see prepare).
 REPLACE_MAX = 2_000_000
 # A result of at most this many tokens gets the endgame: the token stages without the syntax
 # check (see Session.endgame).
 ENDGAME_TOKENS = 64
+# ... or more, if its estimated tests take at most this share of the run's time so far.
+ENDGAME_SHARE = 0.25
 ENDGAME_STAGES = (
     Stage("tokens-lenient", "tokens", "flat"),
     Stage("pairs-lenient", "tokens", "pairs"),
 )
 # A tree with more nodes than this is first reduced through a coarse table (see prepare).
 COARSE_NODES = 100_000
+
+
+def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
+    """Is a result of `tokens` tokens small enough for the endgame: at most ENDGAME_TOKENS, or
+    its estimated tests (two a token, at `seconds_per_test` of wall time each) within
+    ENDGAME_SHARE of the `elapsed` seconds the run has taken?"""
+    return tokens <= ENDGAME_TOKENS or 2 * tokens * seconds_per_test <= ENDGAME_SHARE * elapsed
 
 
 def prepare(
@@ -443,6 +501,12 @@ def prepare(
     hints = load_hints(lang, language, tuple(queries))
     found = [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
     facts = SyntaxFacts.build(
-        table, language, found, hints.drops(tree), hints.inlines(tree), lang=lang
+        table,
+        language,
+        found,
+        hints.drops(tree),
+        hints.inlines(tree),
+        hints.definitions(tree),
+        lang=lang,
     )
     return table, facts, tree

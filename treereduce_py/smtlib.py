@@ -80,6 +80,9 @@ class SmtRules:
     children: dict[int, list[int]] = field(default_factory=dict)  # a term's sub-terms
     variables: dict[Sort, list[bytes]] = field(default_factory=dict)  # shortest first
     declared: dict[int, bytes] = field(default_factory=dict)  # declaration node -> its name
+    # Every name the script declares or binds (functions, constants, parameters, let-bound and
+    # quantified variables): what the rename stage may rename, among SMT-LIB's symbols.
+    names: frozenset[bytes] = frozenset()
 
     @classmethod
     def build(cls, table: NodeTable) -> SmtRules:
@@ -213,6 +216,7 @@ class SmtRules:
                     self.sorts[i] = sort
             elif t.kind_name(i) == "list" and t.parent[i] >= 0:
                 self._bind(i, names)
+        self.names = frozenset(names)
 
     def _declare(self, cmd: int, name: bytes, names: dict[bytes, Sort]) -> None:
         """`(declare-const x S)`, `(declare-fun f (S...) S)`, `(define-fun f ((p S)...) S t)`,

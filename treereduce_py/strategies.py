@@ -25,7 +25,7 @@ import tree_sitter
 
 from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
-from treereduce_py.names import MergePlanner, RenamePlanner, inline_tasks
+from treereduce_py.names import MergePlanner, RenamePlanner, inline_tasks, purge_tasks
 from treereduce_py.pairs import adjacent_pairs, balanced_pairs
 from treereduce_py.smtlib import SmtRules
 from treereduce_py.syntax import NodeTable
@@ -36,6 +36,7 @@ from treereduce_py.tasks import (
     Hoist,
     Inline,
     Planner,
+    Purge,
     Replace,
     Task,
 )
@@ -57,6 +58,11 @@ class LanguageRules(Protocol):
 
     def initial(self) -> list[Task]: ...
 
+    @property
+    def names(self) -> frozenset[bytes]:
+        """The names the script declares, whatever their leaves' kind (for renaming)."""
+        ...
+
 
 # Languages with rules of their own: a builder per language name.
 LANGUAGE_RULES: dict[str, Callable[[NodeTable], LanguageRules]] = {"smtlib": SmtRules.build}
@@ -75,6 +81,8 @@ class SyntaxFacts:
     drops: dict[int, tuple[tuple[int, ...], ...]] = field(default_factory=dict)
     # Declaration node -> inlining its value at its one use (a query file's @inline).
     inlines: dict[int, Inline] = field(default_factory=dict)
+    # Definition node -> deleting it with the statements that use its name (@define).
+    purges: dict[int, Purge] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -84,14 +92,16 @@ class SyntaxFacts:
         hints: Sequence[tuple[int, int, int, bytes]] = (),
         drops: Sequence[tuple[tuple[int, int, int], ...]] = (),
         inlines: Sequence[tuple[tuple[int, int, int], ...]] = (),
+        definitions: Sequence[tuple[tuple[int, int, int], ...]] = (),
         *,
         lang: str = "",
         replacements: bool = True,
     ) -> SyntaxFacts:
         """`hints` are (start, end, kind_id, text) replacements found by the query files, `drops`
         the (start, end, kind_id) of nodes they say may be deleted together, `inlines` those of
-        a declaration, its name and its value (`Hints.inlines`), and `lang` names the language,
-        for its rules (LANGUAGE_RULES).
+        a declaration, its name and its value (`Hints.inlines`), `definitions` those of a
+        definition and its name (`Hints.definitions`), and `lang` names the language, for its
+        rules (LANGUAGE_RULES).
 
         One sweep over the nodes, comparing sizes before any text is sliced: a 10 MB input has
         millions of nodes, and slicing each one's text would copy its depth times the input.
@@ -103,8 +113,8 @@ class SyntaxFacts:
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
-        drop_spans = {span for group in (*drops, *inlines) for span in group}
-        found: dict[tuple[int, int, int], int] = {}  # drop or inline span -> its first node
+        drop_spans = {span for group in (*drops, *inlines, *definitions) for span in group}
+        found: dict[tuple[int, int, int], int] = {}  # a captured span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
         replacements_at: dict[int, list[bytes]] = {}
@@ -138,6 +148,7 @@ class SyntaxFacts:
             language_rules,
             {p: tuple(groups) for p, groups in dropped.items()},
             inline_tasks(table, [tuple(found.get(span, -1) for span in m) for m in inlines]),
+            purge_tasks(table, [(found.get(d, -1), found.get(n, -1)) for d, n in definitions]),
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -410,6 +421,8 @@ class TreePlanner:
             out.extend(Hoist(c, d) for d in chi(table, facts, c))
         if self.replace and c in facts.inlines:
             out.append(facts.inlines[c])
+        if self.replace and c in facts.purges:
+            out.append(facts.purges[c])
         return out
 
 
@@ -571,7 +584,10 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
         lambda t, f, s, h, r: BreadthFirstPlanner(t, f, hoist=h, replace=r),
         frozenset({"hoist", "replace"}),
     ),
-    "rename": PlannerKindSpec(lambda t, f, s, h, r: RenamePlanner(t), frozenset()),
+    "rename": PlannerKindSpec(
+        lambda t, f, s, h, r: RenamePlanner(t, f.rules.names if f.rules else frozenset()),
+        frozenset(),
+    ),
     "merge": PlannerKindSpec(lambda t, f, s, h, r: MergePlanner(t), frozenset()),
     "pairs": PlannerKindSpec(lambda t, f, s, h, r: PairPlanner(t), frozenset()),
 }

@@ -94,7 +94,17 @@ class Inline:
     parens: bool = True
 
 
-Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute | Drop | Inline
+@dataclass(frozen=True)
+class Purge:
+    """Delete a definition together with the statements that use its name (`class Rule3 {...}`
+    with `rules.add(new Rule3());`): neither can go alone when one needs the other, both can
+    go together. Uses already gone are skipped; without its definition the task is void."""
+
+    definition: int
+    uses: tuple[int, ...]
+
+
+Task = Delete | Replace | Hoist | DeleteChunk | Rename | Substitute | Drop | Inline | Purge
 
 
 class Planner(Protocol):
@@ -120,6 +130,8 @@ def anchor(task: Task) -> int:
         return task.pairs[0][0] if task.pairs else 0
     if isinstance(task, Inline):
         return task.decl
+    if isinstance(task, Purge):
+        return task.definition
     return task.node
 
 
@@ -137,6 +149,8 @@ def gain(table: NodeTable, task: Task) -> int:
         return sum(table.size(n) - len(text) for n, text in task.pairs)
     if isinstance(task, Inline):
         return table.size(task.decl) + table.size(task.use) - table.size(task.value) - 2
+    if isinstance(task, Purge):
+        return table.size(task.definition) + sum(table.size(n) for n in task.uses)
     return sum(table.size(n) for n in task.nodes)
 
 
@@ -183,6 +197,17 @@ def task_pairs(table: NodeTable, edits: Edits, task: Task) -> list[tuple[int, by
         return [(n, b"") for n in task.nodes]
     if isinstance(task, Replace):
         return [(task.node, task.text)] if edits.is_live(table, task.node) else None
+    if isinstance(task, Purge):
+        if not edits.is_live(table, task.definition):
+            return None
+        pairs = _deletion(table, edits, task.definition, live=True)
+        taken = {n for n, _ in pairs}
+        for n in task.uses:
+            if n not in taken and edits.is_live(table, n):
+                more = _deletion(table, edits, n, taken, live=True)
+                taken.update(m for m, _ in more)
+                pairs.extend(more)
+        return pairs
     if isinstance(task, Inline):
         if not all(edits.is_live(table, n) for n in (task.decl, task.use, task.value)):
             return None

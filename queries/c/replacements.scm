@@ -57,3 +57,12 @@
 ; A variable used once: the declaration goes and its one use becomes the value (@inline; see
 ; docs/queries.md).
 (declaration declarator: (init_declarator declarator: (identifier) @inline.name value: (_) @inline.value)) @inline
+
+; A definition with the statements that use its name (@define; see docs/queries.md): a class
+; with the line that registers it, a function with its calls.
+(function_definition declarator: (function_declarator declarator: (identifier) @define.name)) @define
+(function_definition declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @define.name))) @define
+(declaration declarator: (init_declarator declarator: (identifier) @define.name)) @define
+(declaration declarator: (identifier) @define.name) @define
+(type_definition declarator: (type_identifier) @define.name) @define
+(translation_unit (struct_specifier name: (type_identifier) @define.name body: (_)) @define)

@@ -29,3 +29,12 @@
 ; A variable used once: the declaration goes and its one use becomes the value (@inline; see
 ; docs/queries.md).
 (short_var_declaration left: (expression_list . (identifier) @inline.name .) right: (expression_list . (_) @inline.value .)) @inline
+
+; A definition with the statements that use its name (@define; see docs/queries.md): a class
+; with the line that registers it, a function with its calls.
+(function_declaration name: (identifier) @define.name) @define
+(method_declaration name: (field_identifier) @define.name) @define
+(type_declaration (type_spec name: (type_identifier) @define.name)) @define
+(var_declaration (var_spec name: (identifier) @define.name)) @define
+(const_declaration (const_spec name: (identifier) @define.name)) @define
+(short_var_declaration left: (expression_list (identifier) @define.name)) @define

@@ -37,3 +37,13 @@
 ; A variable used once: the declaration goes and its one use becomes the value (@inline; see
 ; docs/queries.md).
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline
+
+; A definition with the statements that use its name (@define; see docs/queries.md): a class
+; with the line that registers it, a function with its calls.
+(class_declaration name: (identifier) @define.name) @define
+(interface_declaration name: (identifier) @define.name) @define
+(enum_declaration name: (identifier) @define.name) @define
+(record_declaration name: (identifier) @define.name) @define
+(method_declaration name: (identifier) @define.name) @define
+(field_declaration declarator: (variable_declarator name: (identifier) @define.name)) @define
+(local_variable_declaration declarator: (variable_declarator name: (identifier) @define.name)) @define

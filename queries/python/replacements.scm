@@ -64,3 +64,11 @@
 ; docs/queries.md).
 (block (assignment left: (identifier) @inline.name right: (_) @inline.value) @inline)
 (module (assignment left: (identifier) @inline.name right: (_) @inline.value) @inline)
+
+; A definition with the statements that use its name (@define; see docs/queries.md): a class
+; with the line that registers it, a function with its calls.
+(function_definition name: (identifier) @define.name) @define
+(class_definition name: (identifier) @define.name) @define
+(decorated_definition definition: (_ name: (identifier) @define.name)) @define
+(block (assignment left: (identifier) @define.name) @define)
+(module (assignment left: (identifier) @define.name) @define)

@@ -66,3 +66,17 @@
 ; A variable used once: the declaration goes and its one use becomes the value (@inline; see
 ; docs/queries.md).
 (let_declaration pattern: (identifier) @inline.name value: (_) @inline.value) @inline
+
+; A definition with the statements that use its name (@define; see docs/queries.md): a class
+; with the line that registers it, a function with its calls.
+(function_item name: (identifier) @define.name) @define
+(struct_item name: (type_identifier) @define.name) @define
+(enum_item name: (type_identifier) @define.name) @define
+(union_item name: (type_identifier) @define.name) @define
+(trait_item name: (type_identifier) @define.name) @define
+(type_item name: (type_identifier) @define.name) @define
+(const_item name: (identifier) @define.name) @define
+(static_item name: (identifier) @define.name) @define
+(mod_item name: (identifier) @define.name) @define
+(macro_definition name: (identifier) @define.name) @define
+(let_declaration pattern: (identifier) @define.name) @define

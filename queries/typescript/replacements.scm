@@ -58,3 +58,15 @@
 ; docs/queries.md).
 (lexical_declaration (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline
 (variable_declaration (variable_declarator name: (identifier) @inline.name value: (_) @inline.value)) @inline
+
+; A definition with the statements that use its name (@define; see docs/queries.md): a class
+; with the line that registers it, a function with its calls.
+(function_declaration name: (identifier) @define.name) @define
+(generator_function_declaration name: (identifier) @define.name) @define
+(class_declaration name: (_) @define.name) @define
+(method_definition name: (property_identifier) @define.name) @define
+(lexical_declaration (variable_declarator name: (identifier) @define.name)) @define
+(variable_declaration (variable_declarator name: (identifier) @define.name)) @define
+(interface_declaration name: (type_identifier) @define.name) @define
+(type_alias_declaration name: (type_identifier) @define.name) @define
+(enum_declaration name: (identifier) @define.name) @define
