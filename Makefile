@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 DEMO_OUT := .demo
 
 # Two real reductions: a Python program whose traceback must keep its KeyError, and (when gcc is
-# here) a C program that must still compile and die of a segmentation fault.
+# here) a C program that must still compile and read through a null pointer (AddressSanitizer says so).
 demo: $(STAMP)
 	@mkdir -p $(DEMO_OUT)
 	@echo "== Python: keep \"KeyError: 'E500'\" in the traceback of examples/python/inventory.py"
@@ -24,7 +24,7 @@ demo: $(STAMP)
 	@echo "-- before: $$(wc -c < examples/python/inventory.py) bytes; after: $$(wc -c < $(DEMO_OUT)/inventory.py) bytes:"
 	@cat $(DEMO_OUT)/inventory.py; echo
 	@if command -v gcc >/dev/null; then \
-	    echo "== C: keep the segmentation fault of examples/c/crash.c (test: examples/c/check.sh)"; \
+	    echo "== C: keep the null-pointer read of examples/c/crash.c (test: examples/c/check.sh)"; \
 	    $(BIN)/treereduce-py examples/c/crash.c -o $(DEMO_OUT)/crash.c --force -- ./examples/c/check.sh @@ && \
 	    echo "-- before: $$(wc -c < examples/c/crash.c) bytes; after: $$(wc -c < $(DEMO_OUT)/crash.c) bytes:" && \
 	    cat $(DEMO_OUT)/crash.c; echo; \
