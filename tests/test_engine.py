@@ -14,14 +14,14 @@ from hypothesis import strategies as st
 
 from treereduce_py import events
 from treereduce_py.edits import Edits
-from treereduce_py.engine import Engine
+from treereduce_py.engine import MERGE_PRIORITY, Engine, _Merge, _Pass
 from treereduce_py.judge import Budget, Counters, Judge, Stopped
 from treereduce_py.languages import new_parser
 from treereduce_py.oracle import CallableOracle
 from treereduce_py.output import BestSoFar
 from treereduce_py.strategies import SyntaxFacts, TreePlanner
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Delete, Planner, Task
+from treereduce_py.tasks import Delete, Planner, Replace, Task
 
 LINES = b"".join(b"line %02d\n" % i for i in range(12))
 
@@ -224,3 +224,72 @@ def test_deterministic_mode_reports_progress_while_a_slow_test_runs() -> None:
     run.engine.progress_interval = 0.05
     run.run(deterministic=True)
     assert any(t >= 0.3 for t in seen), seen
+
+
+class Scripted:
+    """Fixed first tasks, no follow-ups."""
+
+    def __init__(self, tasks: list[Task]) -> None:
+        self.tasks = tasks
+
+    def initial(self) -> Iterable[Task]:
+        return self.tasks
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return ()
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        return ()
+
+
+def test_a_nodes_alternatives_wait_for_each_other_while_independent_work_exists() -> None:
+    # The two replacements of the long first line are the best tasks. With two workers the
+    # second worker deletes other lines meanwhile instead of testing the other replacement at
+    # the same time: the first replacement succeeds, so the second one is never tested.
+    text = b"x" * 50 + b"\n" + LINES
+    tested: list[bytes] = []
+    lock = threading.Lock()
+
+    def predicate(candidate: bytes) -> bool:
+        with lock:
+            tested.append(candidate[:2])
+        time.sleep(0.05)
+        return candidate == b"A\n" + LINES
+
+    run = Run(predicate, jobs=2, text=text)
+    first, *rest = run.table.children(0)
+    tasks: list[Task] = [Replace(first, b"A\n"), Replace(first, b"B\n")]
+    tasks += [Delete(c) for c in rest]
+    assert run.run(Scripted(tasks))
+    assert run.best.data.startswith(b"A\n")
+    assert b"B\n" not in tested
+    assert run.counters.tests == 1 + len(rest), tested
+
+
+@pytest.mark.parametrize("rider_passes", [True, False])
+def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
+    # Two proposals wait for their merge; the best task in the heap rides along. When the union
+    # with it is interesting, one test commits all three; when not, the rider has failed and
+    # the union is tested alone.
+    keep = b"line 00" if rider_passes else b"line 03"
+    run = Run(keeps(keep), jobs=2)
+    planner = EachLine(run.table)
+    lines = list(run.table.children(0))
+    run_pass = _Pass(run.engine, run.table, planner)
+    run_pass.heap = type(run_pass.heap)()  # only what the test puts there
+    run_pass.pending = [Delete(lines[1]), Delete(lines[2])]
+    run_pass.merging = True
+    run_pass.push([Delete(lines[3])])
+    run_pass.heap.push(_Merge(), MERGE_PRIORITY, -1)
+    item = run_pass.heap.pop()
+    assert isinstance(item, _Merge)
+    run_pass.merge(item, 0)
+    run_pass.heap.done()
+    gone = [b"line %02d" % i for i in (1, 2, 3) if b"line %02d" % i not in run_pass.state.text]
+    rider = (Delete(lines[3]), rider_passes)
+    if rider_passes:
+        assert run.counters.tests == 1 and len(gone) == 3
+    else:
+        assert run.counters.tests == 2 and gone == [b"line 01", b"line 02"]
+    assert rider in planner.answers
+    assert len(run_pass.heap) == 0 and not run_pass.merging

@@ -180,3 +180,33 @@ def test_many_workers_with_follow_ups_run_every_task_and_terminate() -> None:
     assert len(ran) == roots * (2 ** (depth + 1) - 1)
     assert len(set(ran)) == len(ran)  # no task handed out twice
     assert len(heap) == 0
+
+
+def test_pop_takes_the_best_task_that_fits_and_keeps_the_rest_in_order() -> None:
+    heap: TaskHeap[str] = TaskHeap()
+    heap.push_all([("a", 9, 0), ("b", 8, 1), ("c", 7, 2), ("d", 6, 3)])
+    asked: list[tuple[str, bool]] = []
+
+    def fits(task: str, taken: bool) -> bool:
+        asked.append((task, taken))
+        return task in "cd"
+
+    assert heap.pop(fits) == "c"
+    assert asked == [("a", False), ("b", False), ("c", False)]
+    heap.done()
+    assert [heap.pop(), heap.pop(), heap.pop()] == ["a", "b", "d"]
+
+
+def test_pop_falls_back_to_the_best_task_and_says_so() -> None:
+    heap: TaskHeap[str] = TaskHeap()
+    heap.push_all([("a", 9, 0), ("b", 8, 1)])
+    asked: list[tuple[str, bool]] = []
+
+    def fits(task: str, taken: bool) -> bool:
+        asked.append((task, taken))
+        return False
+
+    assert heap.pop(fits) == "a"  # nothing fits: the best anyway, told it is taken
+    assert asked == [("a", False), ("b", False), ("a", True)]
+    heap.done()
+    assert heap.pop() == "b"

@@ -28,7 +28,9 @@ from treereduce_py.tasks import (
     Substitute,
     Task,
     anchor,
+    footprint,
     gain,
+    overlap,
     task_edits,
 )
 
@@ -377,3 +379,34 @@ def test_substitute_replaces_each_live_node_by_its_own_text() -> None:
     assert gone is not None
     rebased = task_edits(table, gone, task)
     assert rebased is not None and render(table, rebased) == b"(assert (= 0 0))"
+
+
+def test_footprints_overlap_when_one_task_edits_inside_the_other() -> None:
+    src = b"def f(a, b):\n    x = a + b\n    return x\n\ndef g():\n    pass\n"
+    t = table_of("python", src)
+    f, g = (c for c in t.children(0))
+    body = next(c for c in t.children(f) if t.kind_name(c) == "block")
+    stmt = next(iter(t.children(body)))
+    whole = footprint(t, Delete(f))
+    assert overlap(whole, footprint(t, Replace(stmt, b"pass")))  # inside: one or the other
+    assert overlap(footprint(t, Hoist(stmt, stmt + 1)), whole)  # either way round
+    assert not overlap(whole, footprint(t, Delete(g)))  # siblings are independent
+    chunk = footprint(t, DeleteChunk((f, g)))
+    assert chunk == ((f, g), (t.last[f], t.last[g]))
+    assert overlap(chunk, footprint(t, Replace(stmt, b"pass")))
+    assert not overlap(footprint(t, DeleteChunk(())), whole)
+
+
+@given(st.lists(st.integers(0, 40), max_size=6), st.lists(st.integers(0, 40), max_size=6))
+@settings(max_examples=200, deadline=None)
+def test_overlap_is_whether_two_sets_of_subtrees_share_a_node(a: list[int], b: list[int]) -> None:
+    src = b"".join(b"def f%d(x):\n    return [x, x + 1, (x, 2)]\n" % i for i in range(3))
+    t = table_of("python", src)
+    a = [n % len(t) for n in a]
+    b = [n % len(t) for n in b]
+
+    def inside(nodes: list[int]) -> set[int]:
+        return {m for n in nodes for m in range(n, t.last[n] + 1)}
+
+    fa, fb = (footprint(t, DeleteChunk(tuple(ns))) for ns in (a, b))
+    assert overlap(fa, fb) == bool(inside(a) & inside(b))

@@ -12,7 +12,8 @@ on the newer state). So N workers that succeed at once cost about one extra test
 Workers never wait for each other. When the heap runs low, a worker that starts a task also
 queues what the planner would do next if the task failed (C-Reduce's speculation): the children
 of a node whose deletion is being tested. If the deletion succeeds, those tasks no longer apply
-and are dropped without a test.
+and are dropped without a test. A worker takes such a dependent task (one that edits a subtree
+another worker's task edits) only when nothing independent is near the top of the heap.
 
 Every change of the best goes through `_Pass._commit`, reached only with a candidate the judge
 answered True, which only the oracle can make true: no uninteresting candidate is ever committed.
@@ -35,7 +36,17 @@ from treereduce_py.heap import Key, TaskHeap
 from treereduce_py.judge import Judge
 from treereduce_py.output import BestSoFar
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Planner, Task, anchor, gain, task_edits, task_pairs
+from treereduce_py.tasks import (
+    Footprint,
+    Planner,
+    Task,
+    anchor,
+    footprint,
+    gain,
+    overlap,
+    task_edits,
+    task_pairs,
+)
 
 # Merge tasks go before every ordinary task: they carry successes already found.
 MERGE_PRIORITY = 1 << 48
@@ -133,6 +144,8 @@ class _Pass:
         self.lock = threading.Lock()
         self.pending: list[Task] = []
         self.merging = False  # a merge is queued or running: other commits wait for it
+        self.running: dict[int, Footprint] = {}  # worker -> what its task edits
+        self.running_lock = threading.Lock()
         self.push(planner.initial())
 
     def push(self, tasks: Iterable[Task]) -> None:
@@ -151,7 +164,11 @@ class _Pass:
         # A test slot shared with other reductions (batch mode) is taken before the candidate
         # is built, so that it is built on the newest state.
         hold = getattr(self.judge.oracle, "hold", contextlib.nullcontext)
-        while (item := self.heap.pop()) is not None:
+
+        def fits(item: _Item, taken: bool) -> bool:
+            return self.claim(worker, item, taken)
+
+        while (item := self.heap.pop(fits if self.engine.jobs > 1 else None)) is not None:
             try:
                 with hold():
                     if isinstance(item, _Merge):
@@ -164,7 +181,26 @@ class _Pass:
                 self.judge.stop("error")
                 self.heap.close()
             finally:
+                with self.running_lock:
+                    self.running.pop(worker, None)
                 self.heap.done()
+
+    def claim(self, worker: int, item: _Item, taken: bool) -> bool:
+        """Whether `item` is independent of the tasks other workers are testing (it edits none
+        of their nodes), claiming it for `worker` if so or if `taken` anyway.
+
+        Two tasks on one node (its alternatives, or a deletion and the children speculated
+        under it) cannot both be committed: when the first succeeds, the second's test is lost.
+        So a worker prefers the best independent task and starts a dependent one only when
+        nothing independent is near the top of the heap (speculation, rather than idling)."""
+        if isinstance(item, _Merge):
+            return True
+        mine = footprint(self.table, item)
+        with self.running_lock:
+            if not taken and any(overlap(mine, fp) for fp in self.running.values()):
+                return False
+            self.running[worker] = mine
+        return True
 
     def attempt(self, task: Task, worker: int) -> None:
         """Test `task` on the current state; commit, propose, or settle it as failed."""
@@ -199,13 +235,43 @@ class _Pass:
                 edits = more
                 applied.append(task)
         self.settle(moot, True)
-        if applied and not self.verify(base, edits, applied, worker):
+        ridden = bool(applied) and self.ride(base, edits, applied, worker)
+        if applied and not ridden and not self.verify(base, edits, applied, worker):
             return  # its halves are queued: the merge goes on
         with self.lock:
             if self.pending:
                 self.heap.push(_Merge(), MERGE_PRIORITY, -1)
             else:
                 self.merging = False
+
+    def ride(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
+        """Test the union of `applied` with the best independent task on top, its rider; True
+        when that was interesting and all of them committed, with one test instead of two.
+
+        Merges almost always pass (their parts each passed on an older state), so when the
+        union and its rider fail together, the rider has failed on the state the union is
+        about to become: it is settled as failed, as a stale failure is, and the union is then
+        tested alone. A rider that no longer applies on the union goes back to the heap."""
+        rider = self.heap.try_pop(lambda item, taken: self.claim(worker, item, taken))
+        if rider is None:
+            return False
+        try:
+            assert not isinstance(rider, _Merge)  # claim turns merges down only when not taken
+            pairs = task_pairs(self.table, edits, rider)
+            more = None if pairs is None else edits.with_edits(self.table, pairs)
+            spans = None if more is None else diff(self.table, base.edits, base.shifts, more)
+            if more is None or spans is None:
+                self.push([rider])
+                return False
+            cand = _Candidate(more, spans, apply(base.text, spans))
+            if not self.judge(cand.text, worker, spans, base.edits):
+                self.settle([rider], False)
+                return False
+            ok = self.commit(base, cand, merging=True)
+            self.settle([*applied, rider], ok)
+            return True
+        finally:
+            self.heap.done()
 
     def verify(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
         """Test the union of `applied` on `base` and settle them; False when it failed and its

@@ -11,13 +11,17 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 T = TypeVar("T")
 
 
 Key = tuple[int, int, str]
+
+# How far below the top `pop` looks for a task that fits (a node's alternatives and the children
+# speculated under it are usually fewer).
+SCAN = 32
 
 
 class TaskHeap(Generic[T]):
@@ -49,19 +53,57 @@ class TaskHeap(Generic[T]):
                 heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
             self._cond.notify_all()
 
-    def pop(self) -> T | None:
+    def pop(self, fits: Callable[[T, bool], bool] | None = None) -> T | None:
         """The best task, blocking while others may still add some; None when the pass is over
-        (or the heap was closed). Every task returned must be answered with `done()`."""
+        (or the heap was closed). Every task returned must be answered with `done()`.
+
+        With `fits`, the best of the first `SCAN` tasks that fits (`fits(task, False)`) is
+        taken, and the best task when none does (told so by `fits(task, True)`). `fits` runs
+        under the heap's lock, so it may claim the task it accepts or is given."""
         with self._cond:
             while not self._closed:
                 if self._heap:
                     self._active += 1
-                    return heapq.heappop(self._heap)[4]
+                    return self._best(fits)
                 if self._active == 0:
                     self._cond.notify_all()
                     return None
                 self._cond.wait()
             return None
+
+    def try_pop(self, fits: Callable[[T, bool], bool]) -> T | None:
+        """The best of the first `SCAN` tasks that fits, without waiting; None when none does
+        (or the heap is closed). A task returned must be answered with `done()`."""
+        with self._cond:
+            if self._closed or not self._heap:
+                return None
+            task = self._scan(fits, fallback=False)
+            if task is not None:
+                self._active += 1
+            return task
+
+    def _best(self, fits: Callable[[T, bool], bool] | None) -> T:
+        if fits is None:
+            return heapq.heappop(self._heap)[4]
+        task = self._scan(fits, fallback=True)
+        assert task is not None  # the heap was not empty
+        return task
+
+    def _scan(self, fits: Callable[[T, bool], bool], fallback: bool) -> T | None:
+        skipped: list[tuple[int, int, str, int, T]] = []
+        chosen = None
+        while self._heap and len(skipped) < SCAN:
+            entry = heapq.heappop(self._heap)
+            if fits(entry[4], False):
+                chosen = entry
+                break
+            skipped.append(entry)
+        if chosen is None and fallback:  # nothing near the top fits: the best after all
+            chosen = skipped.pop(0)
+            fits(chosen[4], True)
+        for entry in skipped:
+            heapq.heappush(self._heap, entry)
+        return None if chosen is None else chosen[4]
 
     def done(self) -> None:
         """A popped task is finished (its follow-ups, if any, were pushed before)."""

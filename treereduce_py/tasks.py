@@ -12,6 +12,7 @@ not depend on thread timing.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -120,6 +121,54 @@ class Planner(Protocol):
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]: ...
 
     def speculate(self, task: Task) -> Iterable[Task]: ...
+
+
+def _edited_nodes(task: Task) -> tuple[int, ...]:
+    """The nodes whose subtrees `task` replaces (its separators aside)."""
+    if isinstance(task, (DeleteChunk, Rename, Drop)):
+        return task.nodes
+    if isinstance(task, Substitute):
+        return tuple(n for n, _ in task.pairs)
+    if isinstance(task, Inline):
+        return (task.decl, task.use)
+    if isinstance(task, Purge):
+        return (task.definition, *task.uses)
+    return (task.node,)
+
+
+Footprint = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def footprint(table: NodeTable, task: Task) -> Footprint:
+    """The index ranges of the subtrees `task` edits, as sorted starts and ends of disjoint
+    ranges (a range inside another is left out): two tasks whose footprints overlap cannot both
+    be committed as they were tested, so the engine does not run them at the same time while it
+    has independent work."""
+    ranges = sorted((n, table.last[n]) for n in _edited_nodes(task))
+    starts: list[int] = []
+    ends: list[int] = []
+    for lo, hi in ranges:
+        if ends and lo <= ends[-1]:
+            ends[-1] = max(ends[-1], hi)
+        else:
+            starts.append(lo)
+            ends.append(hi)
+    return tuple(starts), tuple(ends)
+
+
+def overlap(a: Footprint, b: Footprint) -> bool:
+    """Whether two footprints share a node: each range of the shorter is looked up in the
+    longer by bisection."""
+    if len(a[0]) > len(b[0]):
+        a, b = b, a
+    starts, ends = b
+    if not starts or not a[0] or a[0][0] > ends[-1] or a[1][-1] < starts[0]:
+        return False
+    for lo, hi in zip(*a, strict=True):
+        k = bisect.bisect_right(starts, hi) - 1  # the last range of b starting by hi
+        if k >= 0 and ends[k] >= lo:
+            return True
+    return False
 
 
 def anchor(task: Task) -> int:
