@@ -293,3 +293,32 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
         assert run.counters.tests == 2 and gone == [b"line 01", b"line 02"]
     assert rider in planner.answers
     assert len(run_pass.heap) == 0 and not run_pass.merging
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_deterministic_mode_commits_the_same_sequence_as_one_worker(seed: int) -> None:
+    """Tests run ahead of the answers at random speeds; the commits are those of `jobs=1`."""
+    text = b"".join(
+        b"def f%d(a, b):\n    x = a + %d\n    return [x, b, (a, %d)]\n" % (i, i, i)
+        for i in range(4)
+    )
+    table = NodeTable.from_tree(text, _parse(text))
+    rng = random.Random(seed)
+    answers: dict[bytes, bool] = {}
+    lock = threading.Lock()
+
+    def oracle(candidate: bytes) -> bool:
+        with lock:
+            delay = rng.random() * 0.003
+            answer = answers.setdefault(candidate, rng.random() < 0.3)
+        time.sleep(delay)
+        return answer
+
+    sequences = []
+    for jobs in (1, 3, 8):
+        run = Run(oracle, jobs=jobs, text=text)
+        run.table = table
+        run.run(TreePlanner(table, SyntaxFacts.build(table, None)), deterministic=True)
+        sequences.append(run.offered)
+    assert sequences[0] == sequences[1] == sequences[2]

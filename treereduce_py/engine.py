@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import itertools
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -50,6 +51,9 @@ from treereduce_py.tasks import (
 
 # Merge tasks go before every ordinary task: they carry successes already found.
 MERGE_PRIORITY = 1 << 48
+
+# Deterministic mode looks at most this many times `jobs` tasks ahead to fill its workers.
+LOOKAHEAD = 4
 
 
 @dataclass(frozen=True)
@@ -334,14 +338,16 @@ class _Pass:
         """
         last_progress = time.monotonic()
         while self.judge.stop_reason is None:
-            batch = self.heap.take(self.engine.jobs)
+            base = self.state
+            batch, cands = self.next_batch(base)
             if not batch:
                 break
-            base = self.state
-            cands = [self.shorter(base, task) for _, task in batch]
+            slot = itertools.count()
             futures = [
-                pool.submit(self.judge, c.text, w, c.spans, base.edits) if c is not None else None
-                for w, c in enumerate(cands)
+                None
+                if c is None
+                else pool.submit(self.judge, c.text, next(slot), c.spans, base.edits)
+                for c in cands
             ]
             pending = [f for f in futures if f is not None]
             while pending:  # the live panel keeps moving while a slow test runs
@@ -355,6 +361,29 @@ class _Pass:
             if time.monotonic() - last_progress >= self.engine.progress_interval:
                 last_progress = time.monotonic()
                 self.engine.progress()
+
+    def next_batch(self, base: _State) -> tuple[list[tuple[Key, _Item]], list[_Candidate | None]]:
+        """The next tasks in heap order, until `jobs` of them have a candidate to test (at most
+        `LOOKAHEAD` times as many tasks): a task with nothing to test (its nodes gone, or no
+        shorter) takes no worker. Those at the top are answered at once, as one worker would
+        answer them, so that their follow-ups are in the heap before the batch is taken."""
+        batch: list[tuple[Key, _Item]] = []
+        cands: list[_Candidate | None] = []
+        tests = 0
+        while tests < self.engine.jobs and len(batch) < LOOKAHEAD * self.engine.jobs:
+            taken = self.heap.take(1)
+            if not taken:
+                break
+            task = taken[0][1]
+            assert not isinstance(task, _Merge)  # merges exist only in parallel mode
+            cand = self.shorter(base, task)
+            if cand is None and not batch:
+                self.settle([task], False)
+                continue
+            batch.append(taken[0])
+            cands.append(cand)
+            tests += cand is not None
+        return batch, cands
 
     def use_in_order(
         self,
