@@ -366,7 +366,9 @@ class _Pass:
         """The next tasks in heap order, until `jobs` of them have a candidate to test (at most
         `LOOKAHEAD` times as many tasks): a task with nothing to test (its nodes gone, or no
         shorter) takes no worker. Those at the top are answered at once, as one worker would
-        answer them, so that their follow-ups are in the heap before the batch is taken."""
+        answer them, so that their follow-ups are in the heap before the batch is taken. A task
+        whose nodes are gone is settled as accepted, as in parallel mode: nothing of it is left
+        to explore."""
         batch: list[tuple[Key, _Item]] = []
         cands: list[_Candidate | None] = []
         tests = 0
@@ -376,9 +378,12 @@ class _Pass:
                 break
             task = taken[0][1]
             assert not isinstance(task, _Merge)  # merges exist only in parallel mode
-            cand = self.shorter(base, task)
+            cand = self.candidate(base, task)
+            gone = cand is None
+            if cand is not None and len(cand.text) >= len(base.text):
+                cand = None
             if cand is None and not batch:
-                self.settle([task], False)
+                self.settle([task], gone)  # its nodes are gone: nothing of it to explore
                 continue
             batch.append(taken[0])
             cands.append(cand)
@@ -400,7 +405,7 @@ class _Pass:
             if ok and cand is not None and self.commit(base, cand):
                 self.settle([task], True)
                 return self.put_back(batch[k + 1 :])
-            self.settle([task], False)
+            self.settle([task], cand is None and self.candidate(base, task) is None)
         return None
 
     def candidate(self, base: _State, task: _Item) -> _Candidate | None:
