@@ -249,18 +249,27 @@ class _Pass:
                 self.merging = False
 
     def ride(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
-        """Test the union of `applied` with the best independent task on top, its rider; True
-        when that was interesting and all of them committed, with one test instead of two.
+        """Test the union of `applied` with the best independent task on top, its rider (one that
+        edits nothing the union or another worker's test edits); True when that was interesting
+        and all of them committed, with one test instead of two.
 
         Merges almost always pass (their parts each passed on an older state), so when the
         union and its rider fail together, the rider has failed on the state the union is
         about to become: it is settled as failed, as a stale failure is, and the union is then
         tested alone. A rider that no longer applies on the union goes back to the heap."""
-        rider = self.heap.try_pop(lambda item, taken: self.claim(worker, item, taken))
+        union = [footprint(self.table, task) for task in applied]
+
+        def fits(item: _Item, taken: bool) -> bool:
+            if isinstance(item, _Merge):
+                return False
+            mine = footprint(self.table, item)
+            return not any(overlap(mine, fp) for fp in union) and self.claim(worker, item, taken)
+
+        rider = self.heap.try_pop(fits)
         if rider is None:
             return False
         try:
-            assert not isinstance(rider, _Merge)  # claim turns merges down only when not taken
+            assert not isinstance(rider, _Merge)  # fits turns merges down
             pairs = task_pairs(self.table, edits, rider)
             more = None if pairs is None else edits.with_edits(self.table, pairs)
             spans = None if more is None else diff(self.table, base.edits, base.shifts, more)
