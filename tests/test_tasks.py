@@ -410,3 +410,13 @@ def test_overlap_is_whether_two_sets_of_subtrees_share_a_node(a: list[int], b: l
 
     fa, fb = (footprint(t, DeleteChunk(tuple(ns))) for ns in (a, b))
     assert overlap(fa, fb) == bool(inside(a) & inside(b))
+
+
+def test_a_long_chunk_has_one_range_around_its_nodes() -> None:
+    src = b"".join(b"x%d = %d\n" % (i, i) for i in range(100))
+    t = table_of("python", src)
+    kids = list(t.children(0))
+    chunk = footprint(t, DeleteChunk(tuple(kids[:80])))
+    assert chunk == ((kids[0],), (t.last[kids[79]],))
+    assert overlap(chunk, footprint(t, Replace(kids[40] + 1, b"0")))
+    assert not overlap(chunk, footprint(t, Delete(kids[90])))

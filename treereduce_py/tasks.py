@@ -138,13 +138,20 @@ def _edited_nodes(task: Task) -> tuple[int, ...]:
 
 Footprint = tuple[tuple[int, ...], tuple[int, ...]]
 
+# A task editing more nodes than this (a chunk of a long list) gets one range around them all:
+# its exact footprint would cost a sort of its nodes at every pop, under the heap's lock.
+FOOTPRINT_NODES = 64
+
 
 def footprint(table: NodeTable, task: Task) -> Footprint:
     """The index ranges of the subtrees `task` edits, as sorted starts and ends of disjoint
     ranges (a range inside another is left out): two tasks whose footprints overlap cannot both
     be committed as they were tested, so the engine does not run them at the same time while it
     has independent work."""
-    ranges = sorted((n, table.last[n]) for n in _edited_nodes(task))
+    nodes = _edited_nodes(task)
+    if len(nodes) > FOOTPRINT_NODES:  # one range around them all: cheap, and rarely too wide
+        return (min(nodes),), (max(map(table.last.__getitem__, nodes)),)
+    ranges = sorted((n, table.last[n]) for n in nodes)
     starts: list[int] = []
     ends: list[int] = []
     for lo, hi in ranges:
