@@ -21,7 +21,7 @@ from treereduce_py.oracle import CallableOracle
 from treereduce_py.output import BestSoFar
 from treereduce_py.strategies import SyntaxFacts, TreePlanner
 from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Delete, Planner, Replace, Task
+from treereduce_py.tasks import Delete, Planner, Replace, Task, gain
 
 LINES = b"".join(b"line %02d\n" % i for i in range(12))
 
@@ -242,28 +242,46 @@ class Scripted:
         return ()
 
 
-def test_a_nodes_alternatives_wait_for_each_other_while_independent_work_exists() -> None:
-    # The two replacements of the long first line are the best tasks. With two workers the
-    # second worker deletes other lines meanwhile instead of testing the other replacement at
-    # the same time: the first replacement succeeds, so the second one is never tested.
-    text = b"x" * 50 + b"\n" + LINES
-    tested: list[bytes] = []
+def alternatives_first(width: int, good: bytes) -> tuple[Run, list[bytes], list[Task]]:
+    """Two workers on a first line of `width` x's, whose replacements by "A" and "B" come
+    before deleting each other line; interesting when the first line became `good`. The run,
+    the first two bytes of each candidate in the order tests started, and the tasks."""
+    started: list[bytes] = []
     lock = threading.Lock()
 
     def predicate(candidate: bytes) -> bool:
         with lock:
-            tested.append(candidate[:2])
+            started.append(candidate[:2])
         time.sleep(0.05)
-        return candidate == b"A\n" + LINES
+        return candidate.startswith(good)
 
-    run = Run(predicate, jobs=2, text=text)
+    run = Run(predicate, jobs=2, text=b"x" * width + b"\n" + LINES)
     first, *rest = run.table.children(0)
     tasks: list[Task] = [Replace(first, b"A\n"), Replace(first, b"B\n")]
     tasks += [Delete(c) for c in rest]
     assert run.run(Scripted(tasks))
-    assert run.best.data.startswith(b"A\n")
-    assert b"B\n" not in tested
-    assert run.counters.tests == 1 + len(rest), tested
+    assert run.best.data.startswith(good)
+    return run, started, tasks
+
+
+def test_a_nodes_alternatives_wait_for_each_other_while_independent_work_exists() -> None:
+    # The two replacements of the first line are the best tasks. With two workers the second
+    # worker deletes other lines meanwhile (each worth as much as a replacement; much smaller
+    # independent tasks would not be preferred, below) instead of testing the other
+    # replacement at the same time: the first replacement succeeds, so the second is never tested.
+    run, started, tasks = alternatives_first(9, b"A\n" + LINES)
+    assert {gain(run.table, t) for t in tasks} == {8}
+    assert b"B\n" not in started
+    assert run.counters.tests == len(tasks) - 1, started
+
+
+def test_a_big_alternative_is_speculated_before_small_independent_work() -> None:
+    # The replacements of a long first line are worth far more than deleting another line:
+    # the second worker tests the other replacement at once (if the first fails, as most tests
+    # do, it was the best thing to test) instead of a small deletion that happens to be
+    # independent.
+    _, started, _ = alternatives_first(60, b"B\n")
+    assert sorted(started[:2]) == [b"A\n", b"B\n"], started
 
 
 @pytest.mark.parametrize("rider_passes", [True, False])

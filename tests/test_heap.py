@@ -210,3 +210,23 @@ def test_pop_falls_back_to_the_best_task_and_says_so() -> None:
     assert asked == [("a", False), ("b", False), ("a", True)]
     heap.done()
     assert heap.pop() == "b"
+
+
+def test_pop_takes_the_best_anyway_rather_than_a_fitting_task_worth_less_than_the_floor() -> None:
+    heap: TaskHeap[str] = TaskHeap()
+    heap.push_all([("big", 1000, 0), ("near", 800, 1), ("small", 100, 2)])
+    asked: list[tuple[str, bool]] = []
+
+    def fits(task: str, taken: bool) -> bool:
+        asked.append((task, taken))
+        return task == "small"
+
+    # "small" fits but is worth less than half of "big": never asked, "big" is taken anyway.
+    assert heap.pop(fits, floor=0.5) == "big"
+    assert asked == [("big", False), ("near", False), ("big", True)]
+    heap.done()
+    asked.clear()
+    # Without a floor the same heap gives the fitting task.
+    heap.push("big", 1000, 0)
+    assert heap.pop(fits) == "small"
+    assert asked == [("big", False), ("near", False), ("small", False)]

@@ -172,7 +172,7 @@ class _Pass:
         def fits(item: _Item, taken: bool) -> bool:
             return self.claim(worker, item, taken)
 
-        while (item := self.heap.pop(fits if self.engine.jobs > 1 else None)) is not None:
+        while (item := self.pop(fits)) is not None:
             try:
                 with hold():
                     if isinstance(item, _Merge):
@@ -188,6 +188,19 @@ class _Pass:
                 with self.running_lock:
                     self.running.pop(worker, None)
                 self.heap.done()
+
+    def pop(self, fits: Callable[[_Item, bool], bool]) -> _Item | None:
+        """The next item for a worker: with one worker the best; with more, the best task
+        independent of the running tests (`claim`) unless it is worth less than the best one
+        would be if the test it overlaps failed (the share of tests so far that failed, with
+        one failure and one success assumed before any: most fail). At 16 workers, preferring
+        independent work at any gain took a 125 KB Python case's 522-byte purges ahead of its
+        48 KB chunk deletions: 1215 tests in 94 s; with this floor, 726 tests in 59 s."""
+        if self.engine.jobs == 1:
+            return self.heap.pop()
+        counters = self.judge.counters
+        fail_share = (counters.tests - counters.interesting + 1) / (counters.tests + 2)
+        return self.heap.pop(fits, fail_share)
 
     def claim(self, worker: int, item: _Item, taken: bool) -> bool:
         """Whether `item` is independent of the tasks other workers are testing (it edits none

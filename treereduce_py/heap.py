@@ -53,18 +53,19 @@ class TaskHeap(Generic[T]):
                 heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
             self._cond.notify_all()
 
-    def pop(self, fits: Callable[[T, bool], bool] | None = None) -> T | None:
+    def pop(self, fits: Callable[[T, bool], bool] | None = None, floor: float = 0.0) -> T | None:
         """The best task, blocking while others may still add some; None when the pass is over
         (or the heap was closed). Every task returned must be answered with `done()`.
 
-        With `fits`, the best of the first `SCAN` tasks that fits (`fits(task, False)`) is
-        taken, and the best task when none does (told so by `fits(task, True)`). `fits` runs
-        under the heap's lock, so it may claim the task it accepts or is given."""
+        With `fits`, the best of the first `SCAN` tasks that fits (`fits(task, False)`) and
+        whose gain is at least `floor` times the best's is taken, and the best task when none
+        does (told so by `fits(task, True)`). `fits` runs under the heap's lock, so it may
+        claim the task it accepts or is given."""
         with self._cond:
             while not self._closed:
                 if self._heap:
                     self._active += 1
-                    return self._best(fits)
+                    return self._best(fits, floor)
                 if self._active == 0:
                     self._cond.notify_all()
                     return None
@@ -82,17 +83,21 @@ class TaskHeap(Generic[T]):
                 self._active += 1
             return task
 
-    def _best(self, fits: Callable[[T, bool], bool] | None) -> T:
+    def _best(self, fits: Callable[[T, bool], bool] | None, floor: float) -> T:
         if fits is None:
             return heapq.heappop(self._heap)[4]
-        task = self._scan(fits, fallback=True)
+        task = self._scan(fits, fallback=True, floor=floor)
         assert task is not None  # the heap was not empty
         return task
 
-    def _scan(self, fits: Callable[[T, bool], bool], fallback: bool) -> T | None:
+    def _scan(
+        self, fits: Callable[[T, bool], bool], fallback: bool, floor: float = 0.0
+    ) -> T | None:
         skipped: list[tuple[int, int, str, int, T]] = []
         chosen = None
         while self._heap and len(skipped) < SCAN:
+            if skipped and -self._heap[0][0] < floor * -skipped[0][0]:
+                break  # worth less than the best would be if the test it waits on fails
             entry = heapq.heappop(self._heap)
             if fits(entry[4], False):
                 chosen = entry
