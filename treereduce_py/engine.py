@@ -202,9 +202,9 @@ class _Pass:
         fail_share = (counters.tests - counters.interesting + 1) / (counters.tests + 2)
         return self.heap.pop(fits, fail_share)
 
-    def claim(self, worker: int, item: _Item, taken: bool) -> bool:
+    def claim(self, worker: int, item: _Item, taken: bool, also: Sequence[Footprint] = ()) -> bool:
         """Whether `item` is independent of the tasks other workers are testing (it edits none
-        of their nodes), claiming it for `worker` if so or if `taken` anyway.
+        of their nodes, nor any of `also`), claiming it for `worker` if so or if `taken` anyway.
 
         Two tasks on one node (its alternatives, or a deletion and the children speculated
         under it) cannot both be committed: when the first succeeds, the second's test is lost.
@@ -213,6 +213,8 @@ class _Pass:
         if isinstance(item, _Merge):
             return True
         mine = footprint(self.table, item)
+        if not taken and any(overlap(mine, fp) for fp in also):
+            return False
         with self.running_lock:
             if not taken and any(overlap(mine, fp) for fp in self.running.values()):
                 return False
@@ -273,10 +275,7 @@ class _Pass:
         union = [footprint(self.table, task) for task in applied]
 
         def fits(item: _Item, taken: bool) -> bool:
-            if isinstance(item, _Merge):
-                return False
-            mine = footprint(self.table, item)
-            return not any(overlap(mine, fp) for fp in union) and self.claim(worker, item, taken)
+            return not isinstance(item, _Merge) and self.claim(worker, item, taken, union)
 
         rider = self.heap.try_pop(fits)
         if rider is None:
@@ -439,11 +438,6 @@ class _Pass:
             return None
         spans = spans_since(self.table, base.edits, base.shifts, pairs)
         return _Candidate(edits, spans, apply(base.text, spans))
-
-    def shorter(self, base: _State, task: _Item) -> _Candidate | None:
-        """The candidate of `task` on `base` if it is shorter than the state's text."""
-        cand = self.candidate(base, task)
-        return cand if cand is not None and len(cand.text) < len(base.text) else None
 
     def put_back(self, items: list[tuple[Key, _Item]]) -> None:
         self.heap.push_all((task, -key[0], key[1]) for key, task in items)
