@@ -31,3 +31,21 @@ def test_every_ratio_in_the_readme_summary_is_on_the_generated_page() -> None:
     figures = {f for pair in RATIO.findall(comparison_section()) for f in pair if f}
     missing = sorted(f for f in figures if not re.search(rf"(?<![\d.]){re.escape(f)}(?!\d)", page))
     assert not missing, f"README figures not in docs/benchmarks.md: {missing}"
+
+
+def test_no_merge_conflict_markers_in_the_text_files() -> None:
+    """A merge left `<<<<<<< HEAD` in docs/strategies.md once; no tracked text may keep one."""
+    suffixes = {".md", ".py", ".scm", ".toml", ".sh", ".txt", ".cfg", ".yml", ".yaml"}
+    marker = re.compile(r"^(<{7}|>{7}) ", re.MULTILINE)
+    found = []
+    for path in ROOT.rglob("*"):
+        parts = set(path.relative_to(ROOT).parts)
+        if parts & {".git", ".venv", "node_modules", "work", ".peers"} or not path.is_file():
+            continue
+        if path.suffix in suffixes or path.name in {"Makefile", "run"}:
+            text = path.read_text(errors="replace")
+            found += [
+                f"{path.relative_to(ROOT)}:{text[: m.start()].count(chr(10)) + 1}"
+                for m in marker.finditer(text)
+            ]
+    assert not found, f"merge conflict markers left in: {found}"
