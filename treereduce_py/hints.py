@@ -26,6 +26,12 @@ that registers it, a function with its calls):
 
     (class_declaration name: (identifier) @define.name) @define
 
+And a pattern may capture a call as `@call`, with what it calls as `@call.callee` and its
+argument list as `@call.arguments`: a call may be pointed at another function, one its callee
+calls or one the file uses as a value (calls.py):
+
+    (call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
+
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
 where it makes the node's text strictly shorter, so applying hints always makes progress.
@@ -43,6 +49,8 @@ from pathlib import Path
 import tree_sitter
 
 __all__ = [
+    "CALL",
+    "CALL_PARTS",
     "CAPTURE",
     "DEFINE",
     "DEFINE_PARTS",
@@ -68,6 +76,9 @@ INLINE_PARTS = ("inline", "inline.name", "inline.value")
 # The captures of a definition that may go with the statements that use its name.
 DEFINE = "define"
 DEFINE_PARTS = ("define", "define.name")
+# The captures of a call that may be pointed at another function.
+CALL = "call"
+CALL_PARTS = ("call", "call.callee", "call.arguments")
 
 _BUNDLED_PACKAGE = "treereduce_py.queries"
 _BUNDLED_NAME = "replacements.scm"
@@ -142,7 +153,7 @@ class _FileQuery:
 
     path: Path
     query: tree_sitter.Query
-    texts: tuple[bytes | None, ...]  # None for a pattern that drops, inlines or defines
+    texts: tuple[bytes | None, ...]  # None for a pattern that drops, inlines, defines or calls
 
 
 @dataclass(frozen=True, eq=False)
@@ -199,6 +210,11 @@ class Hints:
         of the name it defines; sorted, without duplicates."""
         return self._parts(tree, DEFINE_PARTS)
 
+    def calls(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
+        """For each match of a call pattern, the (start, end, kind_id) of the call, its callee
+        and its argument list; sorted, without duplicates."""
+        return self._parts(tree, CALL_PARTS)
+
     def _parts(
         self, tree: tree_sitter.Tree, names: tuple[str, ...]
     ) -> list[tuple[tuple[int, int, int], ...]]:
@@ -223,7 +239,7 @@ def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[P
     A language without any hint file gets empty hints. Raises QueryFileError (naming the file
     and line) when a file cannot be read, does not compile, or has a pattern that does not
     capture `@replace` (or `@drop`, or `@inline` with its name and value, or `@define` with
-    its name) or lacks
+    its name, or `@call` with its callee and arguments) or lacks
     `(#set! replacement "...")`.
     """
     key = (lang, tuple(Path(d) for d in extra_dirs))
@@ -261,7 +277,9 @@ def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
             texts.append(None)
             continue
         marked = [
-            (m, ps) for m, ps in ((INLINE, INLINE_PARTS), (DEFINE, DEFINE_PARTS)) if m in names
+            (m, ps)
+            for m, ps in ((INLINE, INLINE_PARTS), (DEFINE, DEFINE_PARTS), (CALL, CALL_PARTS))
+            if m in names
         ]
         if marked and CAPTURE not in names:
             for mark, parts in marked:

@@ -507,6 +507,7 @@ def prepare(
         hints.drops(tree),
         hints.inlines(tree),
         hints.definitions(tree),
+        hints.calls(tree),
         lang=lang,
     )
     return table, facts, tree

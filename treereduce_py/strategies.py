@@ -23,6 +23,7 @@ from typing import Literal, Protocol
 
 import tree_sitter
 
+from treereduce_py.calls import redirect_tasks
 from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
 from treereduce_py.edits import Edits
 from treereduce_py.names import MergePlanner, RenamePlanner, inline_tasks, purge_tasks
@@ -38,6 +39,7 @@ from treereduce_py.tasks import (
     Planner,
     Purge,
     Replace,
+    Substitute,
     Task,
 )
 
@@ -83,6 +85,8 @@ class SyntaxFacts:
     inlines: dict[int, Inline] = field(default_factory=dict)
     # Definition node -> deleting it with the statements that use its name (@define).
     purges: dict[int, Purge] = field(default_factory=dict)
+    # Call node -> pointing it at another function (a query file's @call; calls.py).
+    redirects: dict[int, tuple[Substitute, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -93,6 +97,7 @@ class SyntaxFacts:
         drops: Sequence[tuple[tuple[int, int, int], ...]] = (),
         inlines: Sequence[tuple[tuple[int, int, int], ...]] = (),
         definitions: Sequence[tuple[tuple[int, int, int], ...]] = (),
+        calls: Sequence[tuple[tuple[int, int, int], ...]] = (),
         *,
         lang: str = "",
         replacements: bool = True,
@@ -100,7 +105,8 @@ class SyntaxFacts:
         """`hints` are (start, end, kind_id, text) replacements found by the query files, `drops`
         the (start, end, kind_id) of nodes they say may be deleted together, `inlines` those of
         a declaration, its name and its value (`Hints.inlines`), `definitions` those of a
-        definition and its name (`Hints.definitions`), and `lang` names the language, for its
+        definition and its name (`Hints.definitions`), `calls` those of a call, its callee and
+        its arguments (`Hints.calls`), and `lang` names the language, for its
         rules (LANGUAGE_RULES).
 
         One sweep over the nodes, comparing sizes before any text is sliced: a 10 MB input has
@@ -113,7 +119,7 @@ class SyntaxFacts:
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
-        drop_spans = {span for group in (*drops, *inlines, *definitions) for span in group}
+        drop_spans = {span for group in (*drops, *inlines, *definitions, *calls) for span in group}
         found: dict[tuple[int, int, int], int] = {}  # a captured span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
@@ -149,6 +155,11 @@ class SyntaxFacts:
             {p: tuple(groups) for p, groups in dropped.items()},
             inline_tasks(table, [tuple(found.get(span, -1) for span in m) for m in inlines]),
             purge_tasks(table, [(found.get(d, -1), found.get(n, -1)) for d, n in definitions]),
+            redirect_tasks(
+                table,
+                [(found.get(c, -1), found.get(f, -1), found.get(a, -1)) for c, f, a in calls],
+                [(found.get(d, -1), found.get(n, -1)) for d, n in definitions],
+            ),
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -423,6 +434,8 @@ class TreePlanner:
             out.append(facts.inlines[c])
         if self.replace and c in facts.purges:
             out.append(facts.purges[c])
+        if self.replace:
+            out.extend(facts.redirects.get(c, ()))
         return out
 
 

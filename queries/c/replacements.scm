@@ -66,3 +66,7 @@
 (declaration declarator: (identifier) @define.name) @define
 (type_definition declarator: (type_identifier) @define.name) @define
 (translation_unit (struct_specifier name: (type_identifier) @define.name body: (_)) @define)
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call

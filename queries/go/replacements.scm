@@ -38,3 +38,7 @@
 (var_declaration (var_spec name: (identifier) @define.name)) @define
 (const_declaration (const_spec name: (identifier) @define.name)) @define
 (short_var_declaration left: (expression_list (identifier) @define.name)) @define
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call

@@ -47,3 +47,7 @@
 (method_declaration name: (identifier) @define.name) @define
 (field_declaration declarator: (variable_declarator name: (identifier) @define.name)) @define
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @define.name)) @define
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(method_invocation name: (identifier) @call.callee arguments: (argument_list) @call.arguments) @call

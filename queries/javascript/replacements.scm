@@ -60,3 +60,7 @@
 (method_definition name: (property_identifier) @define.name) @define
 (lexical_declaration (variable_declarator name: (identifier) @define.name)) @define
 (variable_declaration (variable_declarator name: (identifier) @define.name)) @define
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(call_expression function: (_) @call.callee arguments: (arguments) @call.arguments) @call

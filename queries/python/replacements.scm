@@ -72,3 +72,7 @@
 (decorated_definition definition: (_ name: (identifier) @define.name)) @define
 (block (assignment left: (identifier) @define.name) @define)
 (module (assignment left: (identifier) @define.name) @define)
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(call function: (_) @call.callee arguments: (argument_list) @call.arguments) @call

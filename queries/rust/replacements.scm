@@ -80,3 +80,7 @@
 (mod_item name: (identifier) @define.name) @define
 (macro_definition name: (identifier) @define.name) @define
 (let_declaration pattern: (identifier) @define.name) @define
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(call_expression function: (_) @call.callee arguments: (arguments) @call.arguments) @call

@@ -70,3 +70,7 @@
 (interface_declaration name: (type_identifier) @define.name) @define
 (type_alias_declaration name: (type_identifier) @define.name) @define
 (enum_declaration name: (identifier) @define.name) @define
+
+; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
+; calls, or one the file uses as a value.
+(call_expression function: (_) @call.callee arguments: (arguments) @call.arguments) @call
