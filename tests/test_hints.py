@@ -14,6 +14,8 @@ import tree_sitter
 import tree_sitter_language_pack as pack
 
 from treereduce_py.hints import (
+    CALL,
+    CALL_PARTS,
     CAPTURE,
     DEFINE,
     DEFINE_PARTS,
@@ -455,11 +457,13 @@ def test_bundled_file_compiles_and_every_pattern_sets_a_replacement(lang: str) -
             DROP,
             *INLINE_PARTS,
             *DEFINE_PARTS,
+            *CALL_PARTS,
         }
         for i in range(query.pattern_count):
             text = query.pattern_settings(i).get(SETTING)
-            # A pattern sets a replacement, or is a drop, inline or define pattern (none set).
-            marks = {DROP, INLINE, DEFINE} & set(captures)
+            # A pattern sets a replacement, or is a drop, inline, define or call pattern (none
+            # set).
+            marks = {DROP, INLINE, DEFINE, CALL} & set(captures)
             assert (isinstance(text, str) and text) or marks, (lang, i)
         total += query.pattern_count
     assert query_files(lang)[-1].parent.name == lang
@@ -477,7 +481,7 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
     query = tree_sitter.Query(_language(lang), path.read_text())
     fired = Counter[int]()
     for index, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
-        if DROP in captures or INLINE in captures or DEFINE in captures:
+        if DROP in captures or INLINE in captures or DEFINE in captures or CALL in captures:
             fired[index] += 1
             continue
         text = query.pattern_settings(index)[SETTING] or ""
