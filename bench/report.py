@@ -28,6 +28,7 @@ import provenance
 from prepare import Case, load_cases
 from presets import is_preset, preset_table
 from stages import stage_rows
+from targets import own_final_time, target_rows, time_to_reach
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -51,20 +52,6 @@ def _tool_order(tools: set[str]) -> list[str]:
 
 def _geomean(values: Sequence[float]) -> float:
     return math.exp(sum(math.log(v) for v in values) / len(values))
-
-
-def _time_to_reach(trace: list[list[float]], size: int) -> float | None:
-    """When the trace first got to ``size`` bytes or below (None: never)."""
-    for t, s in trace:
-        if s <= size:
-            return t
-    return None
-
-
-def own_final_time(run: Run) -> float:
-    """When a run first reached its own final size (its trace; the wall time without one)."""
-    reached = _time_to_reach(run.get("trace") or [], run["final_bytes"])
-    return run["wall_time"] if reached is None else reached
 
 
 def summary_rows(runs: list[Run]) -> list[list[str]]:
@@ -92,7 +79,7 @@ def summary_rows(runs: list[Run]) -> list[list[str]]:
                     time_ratios.append(max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01))
                 smaller += a["final_bytes"] < b["final_bytes"]
                 ties += a["final_bytes"] == b["final_bytes"]
-                reach = _time_to_reach(a["trace"], b["final_bytes"])
+                reach = time_to_reach(a["trace"], b["final_bytes"])
                 if reach is not None:
                     reach_ratios.append(max(reach, 0.01) / max(own_final_time(b), 0.01))
             if not size_ratios:
@@ -122,7 +109,7 @@ def _reach_line(case_runs: list[Run]) -> list[str]:
         return []
     parts = []
     for peer in sorted(peers, key=lambda r: r["tool"]):
-        reach = _time_to_reach(ours.get("trace") or [], peer["final_bytes"])
+        reach = time_to_reach(ours.get("trace") or [], peer["final_bytes"])
         when = "never" if reach is None else f"at {reach:.1f} s"
         parts.append(
             f"{peer['tool']}'s {peer['final_bytes']} B {when} ({peer['tool']}: "
@@ -155,6 +142,39 @@ def losses(runs: list[Run]) -> list[str]:
         out.insert(0, "Cases where a peer's result is smaller than treereduce-py's:")
         out.insert(1, "")
     return out
+
+
+def target_section(runs: list[Run]) -> list[str]:
+    """The targets table (docs/benchmarks.md#targets)."""
+    rows = target_rows(runs)
+    if not rows:
+        return []
+    met = sum(r[4] == "met" for r in rows)
+    smt = [r for r in rows if r[5]]
+    smt_met = sum(r[5].endswith(": met") for r in smt)
+    lines = [
+        "## Targets",
+        "",
+        "Per case, treereduce-py's final size must be at most the smallest of C-Vise's, "
+        "C-Reduce's and Shrink Ray's, at a time at most half the fastest one's; on the SMT-LIB "
+        "cases, size and time at most ddSMT's. A run's time is its wall time when it finished, "
+        "else when it reached its own final size. Only results that pass their re-check count.",
+        "",
+        f"Program reducers: met on {met} of {len(rows)} cases."
+        + (f" ddSMT: met on {smt_met} of {len(smt)}." if smt else ""),
+        "",
+    ]
+    return lines + _table(
+        [
+            "case",
+            "treereduce-py",
+            "smallest peer",
+            "fastest peer",
+            "against the program reducers",
+            "ddSMT (SMT-LIB)",
+        ],
+        rows,
+    )
 
 
 def _table(header: list[str], rows: list[list[str]]) -> list[str]:
@@ -718,6 +738,7 @@ def render(
         summary_rows(runs),
     )
     lines += ["", *losses(runs)]
+    lines += ["", *target_section(runs)]
     plot_bars(
         runs,
         "final_bytes",

@@ -1,0 +1,79 @@
+"""The issues' targets against the stored peer runs, case by case (docs/benchmarks.md#targets).
+
+Issue 9: treereduce-py's final size at most the smallest of C-Vise's, C-Reduce's and Shrink
+Ray's, at a time at most half the fastest one's. Issue 11: on the SMT-LIB cases, size and time
+at most ddSMT's. A run's time is its wall time when it finished, else when it first reached its
+own final size: a run stopped by the limit is timed by when it stopped shrinking. No plotting
+here, so the tests can import it without the bench extra.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+Run = dict[str, Any]
+
+
+def time_to_reach(trace: list[list[float]], size: int) -> float | None:
+    """When the trace first got to ``size`` bytes or below (None: never)."""
+    for t, s in trace:
+        if s <= size:
+            return t
+    return None
+
+
+def own_final_time(run: Run) -> float:
+    """When a run first reached its own final size (its trace; the wall time without one)."""
+    reached = time_to_reach(run.get("trace") or [], run["final_bytes"])
+    return run["wall_time"] if reached is None else reached
+
+
+def run_time(run: Run) -> float:
+    """A run's time for the targets: its wall time when it finished, else when it reached its
+    own final size (a run stopped by the limit is timed by when it stopped shrinking)."""
+    return own_final_time(run) if run["hit_time_limit"] else run["wall_time"]
+
+
+# The peers each target compares with: issue 9's program reducers on every case, and issue 11's
+# ddSMT on the SMT-LIB ones (the cases where it runs).
+PROGRAM_PEERS = ("cvise", "creduce", "shrinkray")
+
+
+def target_rows(runs: list[Run]) -> list[list[str]]:
+    """Per case, the targets of the issues against the stored runs: final bytes at most the
+    smallest program reducer's, at a time at most half the fastest one's (run_time); and on the
+    SMT-LIB cases, bytes and time at most ddSMT's. Results that fail their re-check count as
+    missing."""
+    rows: list[list[str]] = []
+    for case in sorted({r["case"] for r in runs}):
+        by_tool = {r["tool"]: r for r in runs if r["case"] == case and r["still_interesting"]}
+        ours = by_tool.get("treereduce-py")
+        peers = [by_tool[t] for t in PROGRAM_PEERS if t in by_tool]
+        if ours is None or not peers:
+            continue
+        smallest = min(peers, key=lambda r: r["final_bytes"])
+        fastest = min(peers, key=run_time)
+        size_ok = ours["final_bytes"] <= smallest["final_bytes"]
+        time_ok = run_time(ours) <= 0.5 * run_time(fastest)
+        row = [
+            case,
+            f"{ours['final_bytes']} B, {run_time(ours):.1f} s",
+            f"{smallest['final_bytes']} B ({smallest['tool']})",
+            f"{run_time(fastest):.1f} s ({fastest['tool']})",
+            _verdict(size_ok, time_ok),
+        ]
+        ddsmt = by_tool.get("ddsmt")
+        if ddsmt is None:
+            row.append("")
+        else:
+            ok = (ours["final_bytes"] <= ddsmt["final_bytes"], run_time(ours) <= run_time(ddsmt))
+            row.append(f"{ddsmt['final_bytes']} B, {run_time(ddsmt):.1f} s: {_verdict(*ok)}")
+        rows.append(row)
+    return rows
+
+
+def _verdict(size_ok: bool, time_ok: bool) -> str:
+    if size_ok and time_ok:
+        return "met"
+    missed = [what for what, ok in (("size", size_ok), ("time", time_ok)) if not ok]
+    return "missed: " + " and ".join(missed)

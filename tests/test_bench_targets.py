@@ -1,0 +1,66 @@
+"""bench/targets.py: the issues' targets judged per case from stored runs (a peer stopped by
+the limit is timed by when it stopped shrinking; a result that fails its re-check counts as
+missing).
+
+bench/ is not a package; its modules import each other by name, so the test puts bench/ on the
+path as its scripts do.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import targets  # type: ignore[import-not-found]  # noqa: E402
+
+
+def run(case: str, tool: str, size: int, wall: float, **extra: Any) -> dict[str, Any]:
+    """A stored run that shrank linearly to `size` by `wall` seconds, unless `trace` is given."""
+    record = {
+        "case": case,
+        "tool": tool,
+        "final_bytes": size,
+        "wall_time": wall,
+        "hit_time_limit": False,
+        "still_interesting": True,
+        "trace": [[0.0, 10 * size], [wall, size]],
+    }
+    return record | extra
+
+
+def rows(*runs: dict[str, Any]) -> list[list[str]]:
+    return targets.target_rows(list(runs))  # type: ignore[no-any-return]
+
+
+def test_smaller_and_twice_as_fast_meets_the_target() -> None:
+    [row] = rows(run("c", "treereduce-py", 10, 5.0), run("c", "cvise", 12, 10.0))
+    assert row == ["c", "10 B, 5.0 s", "12 B (cvise)", "10.0 s (cvise)", "met", ""]
+
+
+def test_size_and_time_are_judged_against_the_best_peer_of_each() -> None:
+    [row] = rows(
+        run("c", "treereduce-py", 10, 6.0),
+        run("c", "cvise", 12, 10.0),
+        run("c", "creduce", 9, 200.0),
+    )
+    assert row[2:5] == ["9 B (creduce)", "10.0 s (cvise)", "missed: size and time"]
+
+
+def test_a_peer_stopped_by_the_limit_is_timed_by_when_it_stopped_shrinking() -> None:
+    stuck = [[0.0, 500], [40.0, 50], [300.0, 50]]
+    [row] = rows(
+        run("c", "treereduce-py", 20, 30.0),
+        run("c", "shrinkray", 50, 300.0, hit_time_limit=True, trace=stuck),
+    )
+    assert row[3:5] == ["40.0 s (shrinkray)", "missed: time"]
+
+
+def test_a_failed_recheck_is_no_result_and_ddsmt_is_judged_apart() -> None:
+    ours = run("smt", "treereduce-py", 30, 7.5)
+    assert rows(ours, run("smt", "cvise", 20, 60.0, still_interesting=False)) == []
+    [row] = rows(ours, run("smt", "cvise", 100, 60.0), run("smt", "ddsmt", 44, 7.0))
+    assert row[4:] == ["met", "44 B, 7.0 s: missed: time"]
