@@ -156,9 +156,10 @@ def target_section(runs: list[Run]) -> list[str]:
         "## Targets",
         "",
         "Per case, treereduce-py's final size must be at most the smallest of C-Vise's, "
-        "C-Reduce's and Shrink Ray's, at a time at most half the fastest one's; on the SMT-LIB "
-        "cases, size and time at most ddSMT's. A run's time is its wall time when it finished, "
-        "else when it reached its own final size. Only results that pass their re-check count.",
+        "C-Reduce's and Shrink Ray's, at a wall time at most half the fastest one's (where every "
+        "peer was stopped by the limit: the earliest time one reached its own final size); on "
+        "the SMT-LIB cases, size and wall time at most ddSMT's. Only results that pass their "
+        "re-check count.",
         "",
         f"Program reducers: met on {met} of {len(rows)} cases."
         + (f" ddSMT: met on {smt_met} of {len(smt)}." if smt else ""),

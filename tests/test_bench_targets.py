@@ -50,13 +50,27 @@ def test_size_and_time_are_judged_against_the_best_peer_of_each() -> None:
     assert row[2:5] == ["9 B (creduce)", "10.0 s (cvise)", "missed: size and time"]
 
 
-def test_a_peer_stopped_by_the_limit_is_timed_by_when_it_stopped_shrinking() -> None:
+def test_where_every_peer_hit_the_limit_the_first_to_stop_shrinking_times_them() -> None:
     stuck = [[0.0, 500], [40.0, 50], [300.0, 50]]
     [row] = rows(
         run("c", "treereduce-py", 20, 30.0),
         run("c", "shrinkray", 50, 300.0, hit_time_limit=True, trace=stuck),
+        run("c", "cvise", 60, 300.0, hit_time_limit=True, trace=[[0.0, 500], [90.0, 60]]),
     )
     assert row[3:5] == ["40.0 s (shrinkray)", "missed: time"]
+    # A peer that finished sets the time, however early another one stopped shrinking.
+    [row] = rows(
+        run("c", "treereduce-py", 20, 30.0),
+        run("c", "shrinkray", 50, 300.0, hit_time_limit=True, trace=stuck),
+        run("c", "cvise", 60, 90.0),
+    )
+    assert row[3:5] == ["90.0 s (cvise)", "met"]
+
+
+def test_our_own_run_counts_its_wall_time_even_at_the_limit() -> None:
+    ours = run("c", "treereduce-py", 20, 300.0, hit_time_limit=True, trace=[[0.0, 99], [5.0, 20]])
+    [row] = rows(ours, run("c", "cvise", 60, 300.0, hit_time_limit=True))
+    assert row[1] == "20 B, 300.0 s" and row[4] == "missed: time"
 
 
 def test_a_failed_recheck_is_no_result_and_ddsmt_is_judged_apart() -> None:
