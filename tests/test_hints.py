@@ -20,6 +20,8 @@ from treereduce_py.hints import (
     DEFINE,
     DEFINE_PARTS,
     DROP,
+    HOIST,
+    HOIST_PARTS,
     INLINE,
     INLINE_PARTS,
     SETTING,
@@ -458,12 +460,13 @@ def test_bundled_file_compiles_and_every_pattern_sets_a_replacement(lang: str) -
             *INLINE_PARTS,
             *DEFINE_PARTS,
             *CALL_PARTS,
+            *HOIST_PARTS,
         }
         for i in range(query.pattern_count):
             text = query.pattern_settings(i).get(SETTING)
-            # A pattern sets a replacement, or is a drop, inline, define or call pattern (none
-            # set).
-            marks = {DROP, INLINE, DEFINE, CALL} & set(captures)
+            # A pattern sets a replacement, or is a drop, inline, define, call or hoist pattern
+            # (none set).
+            marks = {DROP, INLINE, DEFINE, CALL, HOIST} & set(captures)
             assert (isinstance(text, str) and text) or marks, (lang, i)
         total += query.pattern_count
     assert query_files(lang)[-1].parent.name == lang
@@ -481,7 +484,7 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
     query = tree_sitter.Query(_language(lang), path.read_text())
     fired = Counter[int]()
     for index, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
-        if DROP in captures or INLINE in captures or DEFINE in captures or CALL in captures:
+        if any(mark in captures for mark in (DROP, INLINE, DEFINE, CALL, HOIST)):
             fired[index] += 1
             continue
         text = query.pattern_settings(index)[SETTING] or ""

@@ -32,6 +32,12 @@ calls or one the file uses as a value (calls.py):
 
     (call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
 
+And a pattern may capture a node as `@hoist` and a descendant it may become as
+`@hoist.target`, where the grammar gives the two no common supertype (a generic type and its
+type argument: `f::s<i, a>` -> `i`):
+
+    (template_type arguments: (template_argument_list (type_descriptor) @hoist.target)) @hoist
+
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
 where it makes the node's text strictly shorter, so applying hints always makes progress.
@@ -55,6 +61,8 @@ __all__ = [
     "DEFINE",
     "DEFINE_PARTS",
     "DROP",
+    "HOIST",
+    "HOIST_PARTS",
     "INLINE",
     "INLINE_PARTS",
     "SETTING",
@@ -79,6 +87,9 @@ DEFINE_PARTS = ("define", "define.name")
 # The captures of a call that may be pointed at another function.
 CALL = "call"
 CALL_PARTS = ("call", "call.callee", "call.arguments")
+# The captures of a node that may be replaced by a descendant the grammar does not relate to it.
+HOIST = "hoist"
+HOIST_PARTS = ("hoist", "hoist.target")
 
 _BUNDLED_PACKAGE = "treereduce_py.queries"
 _BUNDLED_NAME = "replacements.scm"
@@ -153,7 +164,7 @@ class _FileQuery:
 
     path: Path
     query: tree_sitter.Query
-    texts: tuple[bytes | None, ...]  # None for a pattern that drops, inlines, defines or calls
+    texts: tuple[bytes | None, ...]  # None for a pattern that sets no replacement
 
 
 @dataclass(frozen=True, eq=False)
@@ -215,6 +226,11 @@ class Hints:
         and its argument list; sorted, without duplicates."""
         return self._parts(tree, CALL_PARTS)
 
+    def hoists(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
+        """For each match of a hoist pattern, the (start, end, kind_id) of the node and of the
+        descendant it may become; sorted, without duplicates."""
+        return self._parts(tree, HOIST_PARTS)
+
     def _parts(
         self, tree: tree_sitter.Tree, names: tuple[str, ...]
     ) -> list[tuple[tuple[int, int, int], ...]]:
@@ -239,7 +255,7 @@ def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[P
     A language without any hint file gets empty hints. Raises QueryFileError (naming the file
     and line) when a file cannot be read, does not compile, or has a pattern that does not
     capture `@replace` (or `@drop`, or `@inline` with its name and value, or `@define` with
-    its name, or `@call` with its callee and arguments) or lacks
+    its name, `@call` with its callee and arguments, or `@hoist` with its target) or lacks
     `(#set! replacement "...")`.
     """
     key = (lang, tuple(Path(d) for d in extra_dirs))
@@ -278,7 +294,12 @@ def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
             continue
         marked = [
             (m, ps)
-            for m, ps in ((INLINE, INLINE_PARTS), (DEFINE, DEFINE_PARTS), (CALL, CALL_PARTS))
+            for m, ps in (
+                (INLINE, INLINE_PARTS),
+                (DEFINE, DEFINE_PARTS),
+                (CALL, CALL_PARTS),
+                (HOIST, HOIST_PARTS),
+            )
             if m in names
         ]
         if marked and CAPTURE not in names:

@@ -508,6 +508,7 @@ def prepare(
         hints.inlines(tree),
         hints.definitions(tree),
         hints.calls(tree),
+        hints.hoists(tree),
         lang=lang,
     )
     return table, facts, tree

@@ -87,6 +87,8 @@ class SyntaxFacts:
     purges: dict[int, Purge] = field(default_factory=dict)
     # Call node -> pointing it at another function (a query file's @call; calls.py).
     redirects: dict[int, tuple[Substitute, ...]] = field(default_factory=dict)
+    # Node -> descendants a query file says it may become (@hoist), beyond the grammar's.
+    hoists: dict[int, tuple[int, ...]] = field(default_factory=dict)
 
     @classmethod
     def build(
@@ -98,6 +100,7 @@ class SyntaxFacts:
         inlines: Sequence[tuple[tuple[int, int, int], ...]] = (),
         definitions: Sequence[tuple[tuple[int, int, int], ...]] = (),
         calls: Sequence[tuple[tuple[int, int, int], ...]] = (),
+        hoists: Sequence[tuple[tuple[int, int, int], ...]] = (),
         *,
         lang: str = "",
         replacements: bool = True,
@@ -106,7 +109,8 @@ class SyntaxFacts:
         the (start, end, kind_id) of nodes they say may be deleted together, `inlines` those of
         a declaration, its name and its value (`Hints.inlines`), `definitions` those of a
         definition and its name (`Hints.definitions`), `calls` those of a call, its callee and
-        its arguments (`Hints.calls`), and `lang` names the language, for its
+        its arguments (`Hints.calls`), `hoists` those of a node and a descendant it may become
+        (`Hints.hoists`), and `lang` names the language, for its
         rules (LANGUAGE_RULES).
 
         One sweep over the nodes, comparing sizes before any text is sliced: a 10 MB input has
@@ -119,7 +123,8 @@ class SyntaxFacts:
         wanted: dict[tuple[int, int, int], list[bytes]] = {}
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
-        drop_spans = {span for group in (*drops, *inlines, *definitions, *calls) for span in group}
+        groups = (*drops, *inlines, *definitions, *calls, *hoists)
+        drop_spans = {span for group in groups for span in group}
         found: dict[tuple[int, int, int], int] = {}  # a captured span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
@@ -142,6 +147,11 @@ class SyntaxFacts:
         for size, i in sorted(smallest_at.values()):
             by_name.setdefault(table.kind_name(i), (size, i))
         smallest = {name: table.text(i) for name, (_, i) in by_name.items()}
+        lifted: dict[int, list[int]] = {}
+        for node_span, target_span in hoists:
+            node, target = found.get(node_span, -1), found.get(target_span, -1)
+            if node != -1 and target != -1 and table.size(target) < table.size(node):
+                lifted.setdefault(node, []).append(target)
         dropped: dict[int, list[tuple[int, ...]]] = {}
         for group in drops:
             nodes = tuple(found.get(span, -1) for span in group)
@@ -160,6 +170,7 @@ class SyntaxFacts:
                 [(found.get(c, -1), found.get(f, -1), found.get(a, -1)) for c, f, a in calls],
                 [(found.get(d, -1), found.get(n, -1)) for d, n in definitions],
             ),
+            {node: tuple(targets) for node, targets in lifted.items()},
         )
 
     def compatible(self, a: str, b: str) -> bool:
@@ -429,7 +440,9 @@ class TreePlanner:
             if small is not None and len(small) < size and "identifier" not in kind:
                 out.append(Replace(c, small))
         if self.hoist:
-            out.extend(Hoist(c, d) for d in chi(table, facts, c))
+            grammar = chi(table, facts, c)
+            out.extend(Hoist(c, d) for d in grammar)
+            out.extend(Hoist(c, d) for d in facts.hoists.get(c, ()) if d not in grammar)
         if self.replace and c in facts.inlines:
             out.append(facts.inlines[c])
         if self.replace and c in facts.purges:

@@ -58,3 +58,7 @@
 ; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
 ; calls, or one the file uses as a value.
 (call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
+
+; A generic type that may become one of its type arguments (@hoist; see docs/queries.md).
+(template_type arguments: (template_argument_list (type_descriptor) @hoist.target)) @hoist
+(qualified_identifier name: (template_type arguments: (template_argument_list (type_descriptor) @hoist.target))) @hoist

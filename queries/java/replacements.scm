@@ -51,3 +51,6 @@
 ; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
 ; calls, or one the file uses as a value.
 (method_invocation name: (identifier) @call.callee arguments: (argument_list) @call.arguments) @call
+
+; A generic type that may become one of its type arguments (@hoist; see docs/queries.md).
+(generic_type (type_arguments (_) @hoist.target)) @hoist
