@@ -13,8 +13,7 @@ from conftest import run_tool, which
 
 from treereduce_py import reduce
 from treereduce_py.edits import Edits, render
-from treereduce_py.hints import Hints, QueryFileError, load_hints
-from treereduce_py.languages import get_language
+from treereduce_py.hints import Hints
 from treereduce_py.session import prepare
 from treereduce_py.strategies import Stage
 from treereduce_py.tasks import Substitute, task_edits
@@ -218,11 +217,3 @@ def test_a_reduction_collapses_a_chain_only_with_redirections(
     monkeypatch.setattr(Hints, "calls", lambda self, tree: [])
     kept = reduce(WRAPPED, language="python", test=fails_in_t, jobs=1).reduced
     assert kept.count(b"def ") == 4, kept
-
-
-def test_a_call_pattern_must_capture_callee_and_arguments(tmp_path: Path) -> None:
-    (tmp_path / "python").mkdir()
-    bad = tmp_path / "python" / "bad.scm"
-    bad.write_text("\n(call function: (_) @call.callee) @call\n")
-    with pytest.raises(QueryFileError, match=r"bad.scm:2: an @call pattern lacks @call.arguments"):
-        load_hints("python", get_language("python"), (tmp_path,))

@@ -711,3 +711,23 @@ def test_query_file_error_survives_pickling() -> None:
         "q/c/x.scm:7: broken",
     )
     assert isinstance(copy, ValueError)
+
+
+@pytest.mark.parametrize(
+    ("lang", "pattern", "missing"),
+    [
+        ("python", "(assignment left: (identifier) @inline.name) @inline", "@inline.value"),
+        ("python", "(function_definition) @define", "@define.name"),
+        ("python", "(call function: (_) @call.callee) @call", "@call.arguments"),
+        ("rust", "(generic_type) @hoist", "@hoist.target"),
+    ],
+)
+def test_a_pattern_without_its_parts_is_refused(
+    tmp_path: Path, lang: str, pattern: str, missing: str
+) -> None:
+    """An @inline, @define, @call or @hoist pattern names each of its parts."""
+    (tmp_path / lang).mkdir()
+    (tmp_path / lang / "bad.scm").write_text(f"\n{pattern}\n")
+    mark = pattern.rsplit("@", 1)[1]
+    with pytest.raises(QueryFileError, match=rf"bad.scm:2: an @{mark} pattern lacks {missing}"):
+        load_hints(lang, _language(lang), (tmp_path,))

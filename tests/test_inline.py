@@ -7,13 +7,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-import pytest
 from conftest import run_tool, which
 
 from treereduce_py import reduce
 from treereduce_py.edits import Edits, render
-from treereduce_py.hints import QueryFileError, load_hints
-from treereduce_py.languages import get_language
 from treereduce_py.session import prepare
 from treereduce_py.strategies import Stage
 from treereduce_py.syntax import NodeTable
@@ -159,11 +156,3 @@ def test_a_reduction_inlines_what_it_cannot_delete() -> None:
     src = b"def compute(a):\n    scaled = a * 6\n    return scaled\n"
     out = reduce(src, language="python", test=prints_42, jobs=1, rename=False).reduced
     assert b"scaled" not in out and b"return" in out, out
-
-
-def test_an_inline_pattern_must_capture_name_and_value(tmp_path: Path) -> None:
-    (tmp_path / "python").mkdir()
-    bad = tmp_path / "python" / "bad.scm"
-    bad.write_text("\n(assignment left: (identifier) @inline.name) @inline\n")
-    with pytest.raises(QueryFileError, match=r"bad.scm:2: an @inline pattern lacks @inline.value"):
-        load_hints("python", get_language("python"), (tmp_path,))

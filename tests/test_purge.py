@@ -13,8 +13,7 @@ from conftest import run_tool, which
 
 from treereduce_py import reduce
 from treereduce_py.edits import Edits, render
-from treereduce_py.hints import Hints, QueryFileError, load_hints
-from treereduce_py.languages import get_language
+from treereduce_py.hints import Hints
 from treereduce_py.session import prepare
 from treereduce_py.strategies import Stage
 from treereduce_py.syntax import NodeTable
@@ -225,11 +224,3 @@ def test_a_reduction_purges_what_neither_deletion_can_remove(
     monkeypatch.setattr(Hints, "definitions", lambda self, tree: [])
     kept = reduce(STRICT_SRC, language="python", test=strict_and_divides_in_crash, jobs=1).reduced
     assert len(functions(kept)) == 2, kept
-
-
-def test_a_define_pattern_must_capture_the_name(tmp_path: Path) -> None:
-    (tmp_path / "python").mkdir()
-    bad = tmp_path / "python" / "bad.scm"
-    bad.write_text("\n(function_definition) @define\n")
-    with pytest.raises(QueryFileError, match=r"bad.scm:2: an @define pattern lacks @define.name"):
-        load_hints("python", get_language("python"), (tmp_path,))

@@ -6,12 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import pytest
 from conftest import run_tool, which
 
 from treereduce_py.edits import Edits, render
-from treereduce_py.hints import QueryFileError, load_hints
-from treereduce_py.languages import get_language
 from treereduce_py.session import prepare
 from treereduce_py.strategies import Stage, TreePlanner
 from treereduce_py.tasks import Hoist, task_edits
@@ -96,11 +93,3 @@ def test_java_and_typescript_generic_types() -> None:
     ts = hoisted("typescript", b"let m: Map<string, Set<number>>;")
     assert set(ts[b"Map<string, Set<number>>"]) == {b"string", b"Set<number>"}
     assert ts[b"Set<number>"] == [b"number"]
-
-
-def test_a_hoist_pattern_must_capture_a_target(tmp_path: Path) -> None:
-    (tmp_path / "rust").mkdir()
-    bad = tmp_path / "rust" / "bad.scm"
-    bad.write_text("\n(generic_type) @hoist\n")
-    with pytest.raises(QueryFileError, match=r"bad.scm:2: an @hoist pattern lacks @hoist.target"):
-        load_hints("rust", get_language("rust"), (tmp_path,))
