@@ -148,6 +148,44 @@ def test_nested_nary_applications_are_merged() -> None:
     assert merged in mutated(table, rules, b"(and (bvult b c) (g c) (and p (= b x)))")
 
 
+CHAINS = b"""(declare-const v Int)
+(declare-const w Int)
+(assert (and (<= 1 v) (<= v 6) (< v w) (< w 9) (<= 2 w)))
+(assert (not (and (<= 1 v) (<= v 6) (<= 3 v))))
+(check-sat)
+"""
+
+
+def test_neighbouring_comparisons_become_one_chain() -> None:
+    table, rules = rules_of(CHAINS)
+    first = mutated(table, rules, b"(and (<= 1 v) (<= v 6) (< v w) (< w 9) (<= 2 w))")
+    assert b"(and (<= 1 v 6) (< v w) (< w 9) (<= 2 w))" in first
+    assert b"(and (<= 1 v) (<= v 6) (< v w 9) (<= 2 w))" in first
+    # `(<= v 6)` then `(< v w)`: another operator; `(< w 9)` then `(<= 2 w)`: 9 is not 2.
+    assert len([m for m in first if m.count(b"(") == 5]) == 2
+    # `(<= v 6)` and `(<= 3 v)`: 6 is not 3.
+    second = mutated(table, rules, b"(and (<= 1 v) (<= v 6) (<= 3 v))")
+    assert second.count(b"(and (<= 1 v 6) (<= 3 v))") == 1
+
+
+def test_a_chain_means_the_conjunction_to_z3(tmp_path: Path) -> None:
+    if not Path(Z3).exists() and shutil.which("z3") is None:
+        pytest.skip("z3 is not installed (pip install z3-solver)")
+    table, rules = rules_of(CHAINS)
+    original = b"(and (<= 1 v) (<= v 6) (< v w) (< w 9) (<= 2 w))"
+    chained = [m for m in mutated(table, rules, original) if m.count(b"(") == 5]
+    assert len(chained) == 2
+    for text in chained:
+        # Equivalent iff the two can never differ: z3 answers unsat.
+        path = tmp_path / "eq.smt2"
+        path.write_bytes(
+            b"(declare-const v Int)(declare-const w Int)(assert (not (= %s %s)))(check-sat)"
+            % (original, text)
+        )
+        done = subprocess.run([Z3, str(path)], capture_output=True, text=True)
+        assert done.stdout.strip() == "unsat", (text, done.stdout)
+
+
 def test_only_commands_nary_arguments_and_let_bindings_may_be_deleted() -> None:
     table, rules = rules_of(SCRIPT)
     deletable = {table.text(i) for i in rules.deletable}

@@ -16,6 +16,7 @@ and no answer is trusted: a wrongly sorted candidate is just a test that fails, 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -139,6 +140,7 @@ class SmtRules:
         head = self._head(node)
         out += self._let_eliminations(node) if head == b"let" else []
         out += self._flattenings(node, head) if head in _NARY else []
+        out += self._chains(node) if head == b"and" else []
         return out
 
     # --- reading the script -----------------------------------------------------------------
@@ -363,6 +365,25 @@ class SmtRules:
                 inner = self._named(c)[1:]
                 text = b" ".join(t.text(k) for k in inner)
                 out.append(Replace(node, self._splice(node, [(t.start[c], t.end[c], text)])))
+        return out
+
+    def _chains(self, conjunction: int) -> list[Task]:
+        """`(and (<= 1 v) (<= v 6))` -> `(and (<= 1 v 6))`: two neighbouring arguments applying
+        one chainable comparison, the first's last argument the second's first, become one chain
+        (SMT-LIB's `:chainable` operators mean exactly the conjunction)."""
+        t = self.table
+        args = self.children.get(conjunction, [])
+        out: list[Task] = []
+        for x, y in itertools.pairwise(args):
+            head = self._head(x)
+            if head not in _CHAINABLE or head == b"distinct" or self._head(y) != head:
+                continue
+            xs, ys = self._named(x)[1:], self._named(y)[1:]
+            if len(xs) < 2 or len(ys) < 2 or _normal(t.text(xs[-1])) != _normal(t.text(ys[0])):
+                continue
+            chain = b"(%s %s)" % (head, b" ".join(t.text(k) for k in (*xs, *ys[1:])))
+            cut = (t.start[x], t.end[y], chain)
+            out.append(Replace(conjunction, self._splice(conjunction, [cut])))
         return out
 
 
