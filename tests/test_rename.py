@@ -203,6 +203,24 @@ def test_rust_merged_program_still_compiles_and_prints(tmp_path: Path) -> None:
     assert run_tool([tmp_path / "m"], tmp_path).stdout == b"42\n"
 
 
+def test_rust_items_declare_names_that_merge(tmp_path: Path) -> None:
+    # Rust declares with `*_item`s: the second unit struct, used only as a type, becomes the
+    # first one (as Shrink Ray's `(d, d)` on rust-ice-hrtb), its `struct` item going with it.
+    rustc = which("rustc")
+    src = (
+        b"struct G;\nstruct B;\ntrait T { fn hi(&self) -> u8 { 7 } }\nimpl T for B {}\n"
+        b"fn f<X: T>(_x: Option<X>) -> u8 { 42 }\n"
+        b'fn main() { let n = f::<B>(None); println!("{}", n); }\n'
+    )
+    out, target = merge_named("rust", src, b"B")
+    assert target == b"G" and b"struct B" not in out and b"impl T for G" in out, out
+    assert b"f::<G>(None)" in out, out
+    (tmp_path / "m.rs").write_bytes(out)
+    done = run_tool([rustc, "--edition", "2021", "-o", "m", "m.rs"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert run_tool([tmp_path / "m"], tmp_path).stdout == b"42\n"
+
+
 def test_python_merged_program_runs(tmp_path: Path) -> None:
     # Python assigns without declaring: the declarations merged away are definitions.
     src = b"def g():\n    return 21\n\n\ndef h():\n    return 21\n\n\nprint(g() + h())\n"

@@ -264,7 +264,8 @@ class MergePlanner:
     name. `y` is the most used name of the same leaf kind whose first occurrence comes before
     `x`'s, so it is usually in scope where `x` was used. The declaration is the nearest
     `*declaration`/`*definition` above `x`'s first occurrence; a name with no occurrence outside
-    it is left to deletion. The test decides whether `y` can stand for `x`."""
+    it is left to deletion (Rust's `*_item`s count as declarations: two unit structs that
+    only stand as type arguments become one). The test decides whether `y` can stand for `x`."""
 
     table: NodeTable
 
@@ -296,7 +297,7 @@ class MergePlanner:
         t = self.table
         p = t.parent[node]
         while p > 0:
-            if t.kind_name(p).endswith(("declaration", "definition")):
+            if t.kind_name(p).endswith(_DECLARATION_KINDS):
                 return p
             p = t.parent[p]
         return None
@@ -307,6 +308,10 @@ class MergePlanner:
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
 
+
+# What declares a name: most grammars say `*declaration`/`*definition`; Rust says `*_item`
+# (`struct_item`, `function_item`, `trait_item` ...).
+_DECLARATION_KINDS = ("declaration", "definition", "_item")
 
 _NAME = re.compile(rb"[A-Za-z_$][A-Za-z0-9_$]*")
 # Short words that are keywords in common languages: never offered as new names.
