@@ -124,14 +124,14 @@ class SyntaxFacts:
         for start, end, kind, text in hints:
             wanted.setdefault((start, end, kind), []).append(text)
         groups = (*drops, *inlines, *definitions, *calls, *hoists)
-        drop_spans = {span for group in groups for span in group}
+        captured = {span for group in groups for span in group}
         found: dict[tuple[int, int, int], int] = {}  # a captured span -> its first node
         starts, ends, kinds, named = table.start, table.end, table.kind, table.named
         smallest_at: dict[int, tuple[int, int]] = {}  # kind id -> (size, node)
         replacements_at: dict[int, list[bytes]] = {}
         for i in range(len(table)):
             k = kinds[i]
-            if drop_spans and (key := (starts[i], ends[i], k)) in drop_spans:
+            if captured and (key := (starts[i], ends[i], k)) in captured:
                 found.setdefault(key, i)
             if not named[i]:
                 continue
