@@ -14,6 +14,7 @@ import subprocess
 import time
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 REPO = BENCH.parent
@@ -36,6 +37,15 @@ def stamp() -> dict[str, str]:
     ]
     engine = "-".join(trees) + dirty
     return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "engine": engine, "date": date}
+
+
+def run_dates(runs: list[dict[str, Any]]) -> str:
+    """When the peer table's runs started, first to last (a long run is made in sittings, and
+    meta.json keeps only the last one's date); empty when no run is dated."""
+    dates = sorted(r["date"] for r in runs if r.get("date"))
+    if not dates:
+        return ""
+    return dates[0] if dates[0] == dates[-1] else f"{dates[0]} to {dates[-1]} (the runs' starts)"
 
 
 # What a run measures: the engine, its query files, the harness and the cases (bench/ without

@@ -704,7 +704,7 @@ def render(
         "",
         "## Machine",
         "",
-        f"- Date: {meta.get('date', '?')}",
+        f"- Date: {provenance.run_dates(runs) or meta.get('date', '?')}",
         f"- CPU: {meta.get('cpu', '?')}, {meta.get('cores', '?')} cores, "
         f"{meta.get('memory', '?')} RAM; {meta.get('os', '?')}",
         "- Reducers: " + ", ".join(f"{k} {v}" for k, v in sorted(meta.get("reducers", {}).items())),

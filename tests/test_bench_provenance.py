@@ -92,3 +92,17 @@ def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
     first = {a: day % 1, b: day % 2, c: day % 3, d: day % 4, e: day % 5}  # first runs, in order
     assert provenance.versions(first) == [[a, b, c], [d], [e]]
     assert not provenance.same_measured(a, "0000000")  # unknown to git: not the same
+
+
+def test_the_page_dates_a_run_made_in_sittings_by_its_first_and_last_start() -> None:
+    rows = [
+        {"tool": "cvise", "date": "2026-11-24T16:55:34Z"},
+        {"tool": "treereduce-py", "date": "2026-11-24T12:44:05Z"},
+        {"tool": "shrinkray"},  # stored before stamps
+        {"tool": "creduce", "date": "2026-11-24T15:16:02Z"},
+    ]
+    assert provenance.run_dates(rows) == (
+        "2026-11-24T12:44:05Z to 2026-11-24T16:55:34Z (the runs' starts)"
+    )
+    assert provenance.run_dates(rows[:1]) == "2026-11-24T16:55:34Z"
+    assert provenance.run_dates(rows[2:3]) == ""
