@@ -10,10 +10,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import BadOptions, FlakyTest, NotInteresting, ReduceOptions, events, reduce
-from treereduce_py.languages import new_parser
-from treereduce_py.oracle import CommandOracle
-from treereduce_py.strategies import STRATEGIES
-from treereduce_py.syntax import count_errors
+from treereduce_py.judge.oracle import CommandOracle
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import count_errors
+from treereduce_py.transform.strategies import STRATEGIES
 
 PROGRAM = b"""import os
 import sys
@@ -128,7 +128,7 @@ def test_deterministic_mode_is_identical_at_any_jobs() -> None:
 
 
 def test_unknown_language_and_strategy() -> None:
-    from treereduce_py.languages import UnknownLanguage
+    from treereduce_py.lang.languages import UnknownLanguage
 
     with pytest.raises(UnknownLanguage):
         reduce(PROGRAM, language="pyhton", test=lambda b: True)
@@ -254,7 +254,7 @@ def test_a_huge_tree_is_cut_coarse_first_then_reduced_in_full(
     """With a node budget smaller than the program, the first passes use coarse tables (no tree
     kept, no check) until one changes nothing; full passes then reduce inside the functions, and
     every candidate they commit is still judged by the test."""
-    from treereduce_py import session
+    from treereduce_py.run import session
 
     kinds: list[bool] = []
     prepare = session.prepare
@@ -286,7 +286,7 @@ def test_the_start_up_parse_is_pass_0_before_the_first_pass() -> None:
 
 
 def test_patience_is_a_multiple_of_the_slowest_interesting_test_within_the_limit() -> None:
-    from treereduce_py.judge import Patience
+    from treereduce_py.judge.judge import Patience
 
     assert Patience(limit=30.0, slowest=0.1).seconds() == 1.0  # the floor
     assert Patience(limit=30.0, slowest=0.5).seconds() == 2.5

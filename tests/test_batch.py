@@ -9,8 +9,8 @@ from pathlib import Path
 
 from conftest import PYTHON, run_cli, run_tool
 
-from treereduce_py import api, batch
-from treereduce_py.oracle import CommandOracle
+from treereduce_py.judge.oracle import CommandOracle
+from treereduce_py.run import api, batch
 
 BUGS = {
     "keyerror": "d = {}\nd['E500']\n",

@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.cache: digests, hits, eviction of entries as large as the best (with its
+"""Tests for judge.cache: digests, hits, eviction of entries as large as the best (with its
 amortization rule), and use from several threads.
 """
 
@@ -9,7 +9,7 @@ import threading
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.cache import Cache, digest
+from treereduce_py.judge.cache import Cache, digest
 
 
 @settings(max_examples=120, deadline=None)

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.cdd import (
+from treereduce_py.edit.cdd import (
     CDD,
     DEFAULT_P0,
     GROWTH,

@@ -7,13 +7,13 @@ import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py import check
-from treereduce_py.check import SyntaxCheck
-from treereduce_py.edits import Edits, Span, apply, diff, render, shifts, spans_since
-from treereduce_py.judge import Budget, Counters, Judge, Order
-from treereduce_py.languages import new_parser
-from treereduce_py.oracle import CallableOracle
-from treereduce_py.syntax import NodeTable, count_errors
+from treereduce_py.edit.edits import Edits, Span, apply, diff, render, shifts, spans_since
+from treereduce_py.judge import check
+from treereduce_py.judge.check import SyntaxCheck
+from treereduce_py.judge.judge import Budget, Counters, Judge, Order
+from treereduce_py.judge.oracle import CallableOracle
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable, count_errors
 
 PROGRAMS = {
     "c": b"".join(

@@ -17,14 +17,14 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, QUICK, needle_program, run_cli, succeeded
 
-from treereduce_py import api
-from treereduce_py.oracle import CommandOracle, Criteria
+from treereduce_py.judge.oracle import CommandOracle, Criteria
+from treereduce_py.run import api
 
 distributed = pytest.importorskip(
     "distributed", reason="distributed is not installed (pip install 'treereduce-py[cluster]')"
 )
 
-from treereduce_py import cluster  # noqa: E402
+from treereduce_py.judge import cluster  # noqa: E402
 
 DASK = str(Path(sys.executable).parent / "dask")
 
@@ -56,7 +56,8 @@ def test_a_local_reduction_never_imports_distributed() -> None:
         "import sys, treereduce_py\n"
         "r = treereduce_py.reduce(b'a = 1\\nb = 2\\n', language='python', "
         "test=lambda c: b'b' in c, jobs=2)\n"
-        "from treereduce_py import cli, cluster\n"
+        "from treereduce_py.front import cli\n"
+        "from treereduce_py.judge import cluster\n"
         "assert r.size < 12, r.reduced\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('distributed', 'dask')))\n"
     )

@@ -758,7 +758,7 @@ def test_explicit_output_and_force(tmp_path: Path) -> None:
 
 
 def test_help_says_signature_implies_same_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    from treereduce_py import cli
+    from treereduce_py.front import cli
 
     monkeypatch.setenv("COLUMNS", "1000")  # no line breaks inside option names
     text = " ".join(cli.build_parser().format_help().split())

@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.edits: the disjoint-subtree invariant of `Edits` and `render` checked
+"""Tests for edit.edits: the disjoint-subtree invariant of `Edits` and `render` checked
 against brute-force splicing on real parses and on line/token tables.
 """
 
@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.edits import Edits, render
-from treereduce_py.languages import new_parser
-from treereduce_py.syntax import NodeTable
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable
 
 SOURCES: dict[str, bytes] = {
     "c": b"int add(int a, int b) { return a + b; }\nint main(void) { int x[] = {1, 2}; "

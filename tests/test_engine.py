@@ -13,15 +13,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import events
-from treereduce_py.edits import Edits
-from treereduce_py.engine import MERGE_PRIORITY, Engine, _Merge, _Pass
-from treereduce_py.judge import Budget, Counters, Judge, Stopped
-from treereduce_py.languages import new_parser
-from treereduce_py.oracle import CallableOracle
-from treereduce_py.output import BestSoFar
-from treereduce_py.strategies import SyntaxFacts, TreePlanner
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Delete, Planner, Replace, Task, gain
+from treereduce_py.edit.edits import Edits
+from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
+from treereduce_py.engine.engine import MERGE_PRIORITY, Engine, _Merge, _Pass
+from treereduce_py.engine.output import BestSoFar
+from treereduce_py.judge.judge import Budget, Counters, Judge, Stopped
+from treereduce_py.judge.oracle import CallableOracle
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.strategies import SyntaxFacts, TreePlanner
 
 LINES = b"".join(b"line %02d\n" % i for i in range(12))
 

@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.heap: priority order, blocking pops, and termination detection (every
+"""Tests for engine.heap: priority order, blocking pops, and termination detection (every
 idle worker gets None exactly when the heap is empty and no task is running), under threads.
 """
 
@@ -11,7 +11,7 @@ from typing import TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.heap import TaskHeap
+from treereduce_py.engine.heap import TaskHeap
 
 T = TypeVar("T")
 JOIN = 30.0  # seconds; only a hang gets anywhere near this

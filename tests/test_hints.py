@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.hints and the bundled queries/<lang>/replacements.scm files."""
+"""Tests for treereduce_py.lang.hints and the bundled queries/<lang>/replacements.scm files."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 import tree_sitter
 import tree_sitter_language_pack as pack
 
-from treereduce_py.hints import (
+from treereduce_py.lang.hints import (
     CALL,
     CALL_PARTS,
     CAPTURE,

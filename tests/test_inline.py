@@ -10,11 +10,11 @@ from pathlib import Path
 from conftest import run_tool, which
 
 from treereduce_py import reduce
-from treereduce_py.edits import Edits, render
-from treereduce_py.session import prepare
-from treereduce_py.strategies import Stage
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Inline, task_edits
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.edit.tasks import Inline, task_edits
+from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.run.session import prepare
+from treereduce_py.transform.strategies import Stage
 
 TREE = Stage("tree", "syntax", "tree")
 

@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.languages and its tables (language_table): names, detection and
+"""Tests for treereduce_py.lang.languages and its tables (language_table): names, detection and
 grammar loading."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import pytest
 import tree_sitter
 import tree_sitter_language_pack
 
-from treereduce_py import language_table, languages
-from treereduce_py.languages import (
+from treereduce_py.lang import language_table, languages
+from treereduce_py.lang.languages import (
     UnknownLanguage,
     available,
     canonical,
@@ -21,7 +21,7 @@ from treereduce_py.languages import (
     get_language,
     new_parser,
 )
-from treereduce_py.syntax import count_errors
+from treereduce_py.lang.syntax import count_errors
 
 # --- names -------------------------------------------------------------------------------------
 

@@ -16,8 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py import oracle as oracle_module
-from treereduce_py.oracle import (
+from treereduce_py.judge import oracle as oracle_module
+from treereduce_py.judge.oracle import (
     CallableOracle,
     CommandOracle,
     Criteria,

@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.output: atomic writes that never leave a partial or temporary file, the
+"""Tests for engine.output: atomic writes that never leave a partial or temporary file, the
 default output name, file modes, and BestSoFar's ordering of writes under threads.
 """
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from treereduce_py import output
-from treereduce_py.output import BestSoFar, OutputError, default_output_path, write_atomic
+from treereduce_py.engine import output
+from treereduce_py.engine.output import BestSoFar, OutputError, default_output_path, write_atomic
 
 
 def mode_of(path: Path) -> int:

@@ -7,12 +7,12 @@ import re
 
 import pytest
 
-from treereduce_py.edits import Edits, render
-from treereduce_py.languages import new_parser
-from treereduce_py.pairs import adjacent_pairs, balanced_pairs
-from treereduce_py.strategies import PairPlanner
-from treereduce_py.syntax import NodeTable, count_errors
-from treereduce_py.tasks import Drop, task_edits
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.edit.tasks import Drop, task_edits
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable, count_errors
+from treereduce_py.transform.pairs import adjacent_pairs, balanced_pairs
+from treereduce_py.transform.strategies import PairPlanner
 
 
 def tokens(src: bytes) -> list[bytes]:

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from conftest import run_tool, which
 
-from treereduce_py.edits import Edits, render
-from treereduce_py.session import prepare
-from treereduce_py.strategies import Stage, TreePlanner
-from treereduce_py.tasks import Hoist, task_edits
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.edit.tasks import Hoist, task_edits
+from treereduce_py.run.session import prepare
+from treereduce_py.transform.strategies import Stage, TreePlanner
 
 TREE = Stage("tree", "syntax", "tree")
 

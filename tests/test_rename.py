@@ -12,12 +12,12 @@ import pytest
 from conftest import gcc_warns_test, run_tool, which
 
 from treereduce_py import reduce
-from treereduce_py.edits import Edits, render
-from treereduce_py.languages import new_parser
-from treereduce_py.names import MergePlanner, RenamePlanner
-from treereduce_py.oracle import CommandOracle
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Rename, Substitute, task_edits
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.edit.tasks import Rename, Substitute, task_edits
+from treereduce_py.judge.oracle import CommandOracle
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.names import MergePlanner, RenamePlanner
 
 
 def renames(lang: str, src: bytes) -> tuple[NodeTable, list[Rename]]:
@@ -138,7 +138,7 @@ def test_javascript_renamed_program_runs(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("flag", [None, "--no-rename"])
 def test_rename_is_on_by_default(flag: str | None) -> None:
-    from treereduce_py.cli import build_parser
+    from treereduce_py.front.cli import build_parser
 
     args = build_parser().parse_args(["x.py", *([flag] if flag else [])])
     assert args.rename is (flag is None)

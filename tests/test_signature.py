@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from treereduce_py.signature import CrashSignature, extract, from_user_regex, normalize
+from treereduce_py.judge.signature import CrashSignature, extract, from_user_regex, normalize
 
 # --- captured fixtures -----------------------------------------------------------------------
 

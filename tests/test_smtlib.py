@@ -1,4 +1,4 @@
-"""ddSMT's mutators (treereduce_py.smtlib): the sorts they read, and what each mutation makes of
+"""ddSMT's mutators (transform.smtlib): the sorts they read, and what each mutation makes of
 a node; an end-to-end reduction with the real z3."""
 
 from __future__ import annotations
@@ -12,13 +12,8 @@ from pathlib import Path
 import pytest
 
 from treereduce_py import reduce
-from treereduce_py.edits import Edits, render
-from treereduce_py.languages import new_parser
-from treereduce_py.names import RenamePlanner
-from treereduce_py.smtlib import SmtRules, constants
-from treereduce_py.strategies import SyntaxFacts, TreePlanner
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import (
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.edit.tasks import (
     DeleteChunk,
     Hoist,
     Rename,
@@ -27,6 +22,11 @@ from treereduce_py.tasks import (
     Task,
     task_edits,
 )
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.names import RenamePlanner
+from treereduce_py.transform.smtlib import SmtRules, constants
+from treereduce_py.transform.strategies import SyntaxFacts, TreePlanner
 
 SCRIPT = b"""(set-logic QF_BV)
 (declare-fun x () (_ BitVec 8))

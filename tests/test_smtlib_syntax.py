@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.edits import Edits, render
-from treereduce_py.languages import new_parser
-from treereduce_py.syntax import NodeTable, count_errors
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable, count_errors
 
 EDGE_CASES = [
     b"; a comment with (an unbalanced paren\n(set-logic QF_BV)\n",

@@ -11,12 +11,14 @@ import pytest
 from conftest import gcc_warns_test
 
 from treereduce_py import reduce
+from treereduce_py.edit.tasks import Delete, DeleteChunk, Hoist
 from treereduce_py.events import PassChange
-from treereduce_py.languages import get_language, new_parser
-from treereduce_py.options import ReduceOptions
-from treereduce_py.oracle import CallableOracle, CommandOracle
-from treereduce_py.session import ENDGAME_TOKENS, Session, endgame_fits
-from treereduce_py.strategies import (
+from treereduce_py.judge.oracle import CallableOracle, CommandOracle
+from treereduce_py.lang.languages import get_language, new_parser
+from treereduce_py.lang.syntax import NodeTable, count_errors
+from treereduce_py.run.options import ReduceOptions
+from treereduce_py.run.session import ENDGAME_TOKENS, Session, endgame_fits
+from treereduce_py.transform.strategies import (
     LIST_MIN,
     STRATEGIES,
     Stage,
@@ -24,8 +26,6 @@ from treereduce_py.strategies import (
     TreePlanner,
     chi,
 )
-from treereduce_py.syntax import NodeTable, count_errors
-from treereduce_py.tasks import Delete, DeleteChunk, Hoist
 
 
 def table_of(lang: str, src: bytes) -> NodeTable:
@@ -152,8 +152,8 @@ def test_rename_shortens_identifiers_consistently() -> None:
 
 
 def test_hoist_task_applies_rendered_descendant() -> None:
-    from treereduce_py.edits import Edits, render
-    from treereduce_py.tasks import task_edits
+    from treereduce_py.edit.edits import Edits, render
+    from treereduce_py.edit.tasks import task_edits
 
     table = table_of("c", b"int x = 5 + (3 * y);")
     top = find(table, "binary_expression", b"5 + (3 * y)")

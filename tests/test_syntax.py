@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.syntax: the flattened node table agrees with tree-sitter's own tree on
+"""Tests for lang.syntax: the flattened node table agrees with tree-sitter's own tree on
 real (and randomly broken) programs, and line/token tables cover their source exactly.
 """
 
@@ -15,8 +15,8 @@ import tree_sitter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.languages import new_parser
-from treereduce_py.syntax import NodeTable, coarse_depth, count_errors
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
 
 # Small programs with nesting, lists with separators, comments and strings.
 SAMPLES: dict[str, bytes] = {

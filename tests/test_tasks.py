@@ -1,4 +1,4 @@
-"""Tests for treereduce_py.tasks: the text each task produces, list separators going with their
+"""Tests for treereduce_py.edit.tasks: the text each task produces, list separators going with their
 elements (no dangling commas in C, JavaScript, Python and Rust), rebasing onto newer edits, and
 the gain/anchor priority values.
 """
@@ -13,10 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.edits import Edits, render
-from treereduce_py.languages import new_parser
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import (
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.edit.tasks import (
     Delete,
     DeleteChunk,
     Drop,
@@ -33,6 +31,8 @@ from treereduce_py.tasks import (
     overlap,
     task_edits,
 )
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable
 
 
 @functools.cache

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from treereduce_py.tidy import dedent, squeeze_brackets, tidy_whitespace
+from treereduce_py.transform.tidy import dedent, squeeze_brackets, tidy_whitespace
 
 
 def test_trailing_spaces_blank_runs_and_leading_blank_lines_go() -> None:

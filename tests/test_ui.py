@@ -15,7 +15,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console, RenderableType
 
-from treereduce_py import ui
 from treereduce_py.events import (
     SCHEMA_VERSION,
     Done,
@@ -32,6 +31,7 @@ from treereduce_py.events import (
     to_dict,
     to_json,
 )
+from treereduce_py.front import ui
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 SCHEMA: dict[str, Any] = json.loads((DOCS / "events.schema.json").read_text())

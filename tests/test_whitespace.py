@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from treereduce_py import whitespace
-from treereduce_py.whitespace import apply, minimize, plan, safe_gaps, shape
+from treereduce_py.transform import whitespace
+from treereduce_py.transform.whitespace import apply, minimize, plan, safe_gaps, shape
 
 
 def minimal(text: bytes, lang: str) -> bytes:

@@ -724,7 +724,7 @@ EXAMPLES = REPO / "examples"
 def parse_cli_line(line: str, env: dict[str, str]) -> tuple[Any, list[str]]:
     """Parse a `treereduce-py ...` shell line with the real argument parser; return the options
     and the test command. Fails on an option the CLI does not have."""
-    from treereduce_py import cli
+    from treereduce_py.front import cli
 
     for name, value in env.items():
         line = line.replace(f'"${name}"', value).replace(f"${name}", value)

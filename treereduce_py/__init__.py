@@ -1,7 +1,7 @@
 """treereduce-py: a fast, parallel, syntax-aware test-case reducer for any language tree-sitter
 can parse. The library entry point is `reduce`; the command line is `treereduce-py`."""
 
-from treereduce_py.api import (
+from treereduce_py.run.api import (
     BadOptions,
     FlakyTest,
     NotInteresting,

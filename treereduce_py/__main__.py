@@ -2,6 +2,6 @@
 
 import sys
 
-from treereduce_py.cli import main
+from treereduce_py.front.cli import main
 
 sys.exit(main())

@@ -27,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from treereduce_py.names import identifier_leaves
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Substitute
+from treereduce_py.edit.tasks import Substitute
+from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.names import identifier_leaves
 
 # Targets tried per call, nearest definition first: each is a test.
 MAX_TARGETS = 4

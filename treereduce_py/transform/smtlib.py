@@ -20,8 +20,8 @@ import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import DeleteChunk, Hoist, Replace, Substitute, Task
+from treereduce_py.edit.tasks import DeleteChunk, Hoist, Replace, Substitute, Task
+from treereduce_py.lang.syntax import NodeTable
 
 Sort = bytes
 

@@ -17,8 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from treereduce_py.edits import Edits, render
-from treereduce_py.syntax import NodeTable
+from treereduce_py.edit.edits import Edits, render
+from treereduce_py.lang.syntax import NodeTable
 
 
 @dataclass(frozen=True)

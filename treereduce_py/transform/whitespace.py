@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import tree_sitter
 
-from treereduce_py.languages import new_parser
+from treereduce_py.lang.languages import new_parser
 
 # Languages whose line breaks and indentation carry structure.
 LAYOUT_LANGUAGES = frozenset(

@@ -28,9 +28,9 @@ from collections import OrderedDict
 
 import tree_sitter
 
-from treereduce_py.edits import Edits, Span
-from treereduce_py.languages import new_parser
-from treereduce_py.syntax import NodeTable, count_errors
+from treereduce_py.edit.edits import Edits, Span
+from treereduce_py.lang.languages import new_parser
+from treereduce_py.lang.syntax import NodeTable, count_errors
 
 # Changed ranges closer than this are one range for tree-sitter.
 COALESCE_GAP = 256

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from treereduce_py.errors import BadOptions, ClusterLost, ClusterUnreachable
-from treereduce_py.oracle import (
+from treereduce_py.judge.errors import BadOptions, ClusterLost, ClusterUnreachable
+from treereduce_py.judge.oracle import (
     DEFAULT_KILL_GRACE,
     CommandOracle,
     Criteria,

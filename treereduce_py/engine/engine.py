@@ -32,12 +32,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from treereduce_py import events
-from treereduce_py.edits import Edits, Span, apply, diff, shifts, spans_since
-from treereduce_py.heap import Key, TaskHeap
-from treereduce_py.judge import Judge
-from treereduce_py.output import BestSoFar
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import (
+from treereduce_py.edit.edits import Edits, Span, apply, diff, shifts, spans_since
+from treereduce_py.edit.tasks import (
     Footprint,
     Planner,
     Task,
@@ -48,6 +44,10 @@ from treereduce_py.tasks import (
     task_edits,
     task_pairs,
 )
+from treereduce_py.engine.heap import Key, TaskHeap
+from treereduce_py.engine.output import BestSoFar
+from treereduce_py.judge.judge import Judge
+from treereduce_py.lang.syntax import NodeTable
 
 # Merge tasks go before every ordinary task: they carry successes already found.
 MERGE_PRIORITY = 1 << 48

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from treereduce_py import events, signature
-from treereduce_py.errors import BadOptions, NotInteresting
-from treereduce_py.oracle import CommandOracle, Criteria
+from treereduce_py import events
+from treereduce_py.judge import signature
+from treereduce_py.judge.errors import BadOptions, NotInteresting
+from treereduce_py.judge.oracle import CommandOracle, Criteria
 
 
 def golden_run(

@@ -22,16 +22,19 @@ from pathlib import Path
 
 import tree_sitter
 
-from treereduce_py import events, languages, whitespace
-from treereduce_py.check import CutsOnly, SyntaxCheck
-from treereduce_py.engine import Engine
-from treereduce_py.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
-from treereduce_py.golden import golden_run
-from treereduce_py.judge import Budget, Counters, Judge, Patience, Stopped
-from treereduce_py.options import FIRST_RUN_TIMEOUT, ReduceOptions
-from treereduce_py.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
-from treereduce_py.output import BestSoFar
-from treereduce_py.strategies import (
+from treereduce_py import events
+from treereduce_py.engine.engine import Engine
+from treereduce_py.engine.output import BestSoFar
+from treereduce_py.judge.check import CutsOnly, SyntaxCheck
+from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
+from treereduce_py.judge.golden import golden_run
+from treereduce_py.judge.judge import Budget, Counters, Judge, Patience, Stopped
+from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
+from treereduce_py.lang import languages
+from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
+from treereduce_py.run.options import FIRST_RUN_TIMEOUT, ReduceOptions
+from treereduce_py.transform import whitespace
+from treereduce_py.transform.strategies import (
     MERGE_STAGE,
     POLISH_STAGES,
     RENAME_STAGE,
@@ -39,8 +42,7 @@ from treereduce_py.strategies import (
     Stage,
     SyntaxFacts,
 )
-from treereduce_py.syntax import NodeTable, coarse_depth, count_errors
-from treereduce_py.tidy import TIDIERS, tidy_whitespace
+from treereduce_py.transform.tidy import TIDIERS, tidy_whitespace
 
 
 @dataclass(frozen=True)
@@ -496,7 +498,7 @@ def prepare(
     wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
     if not wants:
         return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), tree
-    from treereduce_py.hints import load_hints
+    from treereduce_py.lang.hints import load_hints
 
     hints = load_hints(lang, language, tuple(queries))
     found = [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]

@@ -23,14 +23,9 @@ from typing import Literal, Protocol
 
 import tree_sitter
 
-from treereduce_py.calls import redirect_tasks
-from treereduce_py.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
-from treereduce_py.edits import Edits
-from treereduce_py.names import MergePlanner, RenamePlanner, inline_tasks, purge_tasks
-from treereduce_py.pairs import adjacent_pairs, balanced_pairs
-from treereduce_py.smtlib import SmtRules
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import (
+from treereduce_py.edit.cdd import DEFAULT_P0, ListSchedule, Round, cdd, ddmin
+from treereduce_py.edit.edits import Edits
+from treereduce_py.edit.tasks import (
     Delete,
     DeleteChunk,
     Drop,
@@ -42,6 +37,11 @@ from treereduce_py.tasks import (
     Substitute,
     Task,
 )
+from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.calls import redirect_tasks
+from treereduce_py.transform.names import MergePlanner, RenamePlanner, inline_tasks, purge_tasks
+from treereduce_py.transform.pairs import adjacent_pairs, balanced_pairs
+from treereduce_py.transform.smtlib import SmtRules
 
 TableKind = Literal["syntax", "lines", "tokens"]
 

@@ -24,7 +24,7 @@ import typing
 import tree_sitter
 import tree_sitter_language_pack as _pack
 
-from treereduce_py.language_table import (
+from treereduce_py.lang.language_table import (
     ALIASES,
     CASED_EXTENSIONS,
     DIALECTS,

@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
-from treereduce_py.syntax import NodeTable
+from treereduce_py.lang.syntax import NodeTable
 
 
 @dataclass(frozen=True)

@@ -24,10 +24,10 @@ import threading
 import time
 from dataclasses import dataclass
 
-from treereduce_py.cache import Cache, digest
-from treereduce_py.check import SyntaxCheck
-from treereduce_py.edits import Edits, Span
-from treereduce_py.oracle import CommandOracle, Oracle
+from treereduce_py.edit.edits import Edits, Span
+from treereduce_py.judge.cache import Cache, digest
+from treereduce_py.judge.check import SyntaxCheck
+from treereduce_py.judge.oracle import CommandOracle, Oracle
 
 # A test may run this many times as long as the slowest interesting test so far (at least
 # PATIENCE_FLOOR seconds) before it is stopped as not interesting.

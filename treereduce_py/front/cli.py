@@ -23,12 +23,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import FrameType
 
-from treereduce_py import __version__, api, batch, cluster, events, languages, ui
-from treereduce_py.cdd import DEFAULT_P0
-from treereduce_py.errors import ResumedNotInteresting
-from treereduce_py.options import ReduceOptions
-from treereduce_py.oracle import CommandOracle, Criteria, OracleStartError
-from treereduce_py.output import (
+from treereduce_py import __version__, events
+from treereduce_py.edit.cdd import DEFAULT_P0
+from treereduce_py.engine.output import (
     OutputError,
     default_output_path,
     read_record,
@@ -36,7 +33,14 @@ from treereduce_py.output import (
     write_atomic,
     write_record,
 )
-from treereduce_py.strategies import DEFAULT_STRATEGY, STRATEGIES
+from treereduce_py.front import ui
+from treereduce_py.judge import cluster
+from treereduce_py.judge.errors import ResumedNotInteresting
+from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
+from treereduce_py.lang import languages
+from treereduce_py.run import api, batch
+from treereduce_py.run.options import ReduceOptions
+from treereduce_py.transform.strategies import DEFAULT_STRATEGY, STRATEGIES
 
 EXIT_CODES = {
     0: "success: the result is written and passed a final re-test",

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from treereduce_py.cdd import DEFAULT_P0
-from treereduce_py.strategies import DEFAULT_STRATEGY, ScheduleName
+from treereduce_py.edit.cdd import DEFAULT_P0
+from treereduce_py.transform.strategies import DEFAULT_STRATEGY, ScheduleName
 
 # Time the first runs of the original get when no --timeout is given: a hanging original must
 # not hang the reducer.

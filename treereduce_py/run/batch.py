@@ -23,10 +23,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from treereduce_py import api, events, languages, signature
-from treereduce_py.errors import BadOptions, ReduceError
-from treereduce_py.oracle import CommandOracle, OracleStartError
-from treereduce_py.output import write_atomic
+from treereduce_py import events
+from treereduce_py.engine.output import write_atomic
+from treereduce_py.judge import signature
+from treereduce_py.judge.errors import BadOptions, ReduceError
+from treereduce_py.judge.oracle import CommandOracle, OracleStartError
+from treereduce_py.lang import languages
+from treereduce_py.run import api
 
 SUMMARY_VERSION = 1
 # The golden run of each original gets this long unless --timeout says otherwise.

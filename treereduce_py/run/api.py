@@ -10,8 +10,8 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from treereduce_py import events, languages
-from treereduce_py.errors import (
+from treereduce_py import events
+from treereduce_py.judge.errors import (
     BadOptions,
     ClusterLost,
     ClusterUnreachable,
@@ -19,9 +19,10 @@ from treereduce_py.errors import (
     NotInteresting,
     ReduceError,
 )
-from treereduce_py.options import ReduceOptions
-from treereduce_py.oracle import CallableOracle, CommandOracle, Oracle
-from treereduce_py.session import Result, Session
+from treereduce_py.judge.oracle import CallableOracle, CommandOracle, Oracle
+from treereduce_py.lang import languages
+from treereduce_py.run.options import ReduceOptions
+from treereduce_py.run.session import Result, Session
 
 __all__ = [
     "BadOptions",

@@ -16,9 +16,9 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from treereduce_py.edits import Edits
-from treereduce_py.syntax import NodeTable
-from treereduce_py.tasks import Inline, Purge, Rename, Substitute, Task
+from treereduce_py.edit.edits import Edits
+from treereduce_py.edit.tasks import Inline, Purge, Rename, Substitute, Task
+from treereduce_py.lang.syntax import NodeTable
 
 
 def identifier_leaves(table: NodeTable, texts: set[bytes]) -> dict[bytes, list[int]]:

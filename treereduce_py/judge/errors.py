@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from treereduce_py.oracle import Verdict
+from treereduce_py.judge.oracle import Verdict
 
 
 class ReduceError(Exception):

@@ -1,0 +1,1 @@
+"""The faces a user sees: the command line and the reporters over the event stream."""
