@@ -6,8 +6,13 @@ the gain/anchor priority values.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
+import json
+import random
 import re
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -30,6 +35,7 @@ from treereduce_py.edit.tasks import (
     gain,
     overlap,
     task_edits,
+    task_pairs,
 )
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
@@ -420,3 +426,133 @@ def test_a_long_chunk_has_one_range_around_its_nodes() -> None:
     assert chunk == ((kids[0],), (t.last[kids[79]],))
     assert overlap(chunk, footprint(t, Replace(kids[40] + 1, b"0")))
     assert not overlap(chunk, footprint(t, Delete(kids[90])))
+
+
+# --- every kind against fixed expectations -----------------------------------------------------
+
+# Programs whose parses the kinds are run on: lists with separators, nested expressions, names
+# used several times, in the languages whose planners make each kind.
+KIND_SOURCES = {
+    "python": b"def f(a, b: int) -> int:\n    y = a + b\n    return g(y, [a, b, 1])\n\n"
+    b"class C:\n    x: int = 5\n\nz = f(1, 2)\nprint(z, C.x)\n",
+    "c": b"int f(int a, int b) { int y = a * b; return g(y, a, 2); }\n"
+    b"int t[] = {1, 2, 3};\nint main(void) { return f(t[0], 1) + f(2, 3); }\n",
+    "javascript": b"function f(a, b) { const y = a + b; return g(y, [a, b]); }\n"
+    b"let o = {p: 1, q: f(1, 2)};\nconsole.log(o.p, f(o.q, 3));\n",
+    "smtlib": b"(declare-const x Int)(declare-fun h (Int) Int)\n"
+    b"(assert (and (= x (h 3)) (> (+ x 1) (let ((z 2)) z))))\n(check-sat)\n",
+}
+KIND_SAMPLES = 6  # tasks of each kind on each program
+FIXTURE = Path(__file__).parent / "data" / "task_kinds.json"
+
+
+def kind_samples(table: NodeTable, rng: random.Random) -> list[Task]:
+    """KIND_SAMPLES tasks of every kind on `table`, drawn by `rng`: valid ones (a hoist to a
+    descendant, a chunk of siblings) and odd ones (empty tuples, unrelated nodes)."""
+    n = len(table)
+    node = functools.partial(rng.randrange, n)
+    texts = [b"", b"0", b"{}", b"x"]
+    parents = [i for i in range(n) if len(list(table.children(i))) >= 2]
+    leaves = [i for i in range(n) if table.last[i] == i and table.named[i]]
+    elements = [c for p in sorted(table.lists) for c in table.children(p) if table.named[c]]
+
+    def some(k: int) -> tuple[int, ...]:
+        return tuple(sorted({node() for _ in range(k)}))
+
+    def chunk() -> tuple[int, ...]:
+        kids = list(table.children(rng.choice(parents)))
+        return tuple(sorted(rng.sample(kids, rng.randint(1, len(kids)))))
+
+    def same_text() -> tuple[int, ...]:
+        text = table.text(rng.choice(leaves))
+        return tuple(i for i in leaves if table.text(i) == text)
+
+    def hoist() -> Hoist:
+        top = rng.choice([i for i in range(n) if table.last[i] > i])
+        return Hoist(top, rng.randint(top + 1, table.last[top]))
+
+    def inline() -> Inline:
+        decl = rng.choice([i for i in range(n) if table.last[i] > i])
+        value = rng.randint(decl + 1, table.last[decl])
+        return Inline(decl, node(), value, rng.random() < 0.5)
+
+    makers: list[Callable[[], Task]] = [  # one line a kind
+        lambda: Delete(rng.choice(elements or leaves) if rng.random() < 0.5 else node()),
+        lambda: Replace(node(), rng.choice(texts)),
+        hoist,
+        lambda: DeleteChunk(
+            chunk() if rng.random() < 0.8 else some(rng.randint(0, 3)),
+            rng.randint(0, 3),
+            rng.randint(0, 3),
+            rng.randint(0, 3),
+            rng.random() < 0.3,
+        ),
+        lambda: Rename(same_text() if rng.random() < 0.8 else (), rng.choice(texts)),
+        lambda: Substitute(tuple((i, rng.choice(texts)) for i in some(rng.randint(0, 3)))),
+        lambda: Drop(some(rng.randint(0, 3))),
+        inline,
+        lambda: Purge(node(), some(rng.randint(0, 4))),
+    ]
+    return [make() for make in makers for _ in range(KIND_SAMPLES)]
+
+
+def kind_states(table: NodeTable, rng: random.Random) -> list[Edits]:
+    """Edits a task may be rebased onto: none, a few deletions, a hoist and a replacement."""
+    deleted = Edits()
+    for _ in range(4):
+        deleted = task_edits(table, deleted, Delete(rng.randrange(1, len(table)))) or deleted
+    top = rng.choice([i for i in range(len(table)) if table.last[i] > i + 2])
+    mixed = task_edits(table, Edits(), Hoist(top, table.last[top] - 1)) or Edits()
+    mixed = task_edits(table, mixed, Replace(rng.randrange(1, len(table)), b"0")) or mixed
+    return [Edits(), deleted, mixed]
+
+
+def digest(data: object) -> str:
+    return hashlib.blake2b(repr(data).encode(), digest_size=6).hexdigest()
+
+
+def kind_record(table: NodeTable, states: list[Edits], task: Task) -> list[object]:
+    """What the engine asks of `task`: its repr (the heap's last key), gain, anchor and footprint,
+    and on each state the nodes of its pairs, their digest, and the text of its edits (None
+    when it no longer applies)."""
+    applied: list[object] = []
+    for edits in states:
+        pairs = task_pairs(table, edits, task)
+        out = task_edits(table, edits, task)
+        text = None if out is None else digest(render(table, out))
+        applied.append(None if pairs is None else [[n for n, _ in pairs], digest(pairs), text])
+    fp = footprint(table, task)
+    return [repr(task), gain(table, task), anchor(task), [list(fp[0]), list(fp[1])], applied]
+
+
+def kind_records() -> dict[str, list[list[object]]]:
+    records = {}
+    for lang, src in KIND_SOURCES.items():
+        table = table_of(lang, src)
+        rng = random.Random(f"{lang} kinds")
+        states = kind_states(table, rng)
+        records[lang] = [kind_record(table, states, t) for t in kind_samples(table, rng)]
+    return records
+
+
+def test_every_kind_applies_itself_as_it_always_did() -> None:
+    """The reprs (heap keys), gains, anchors, footprints and edits of every kind on real parses,
+    against what the isinstance ladders computed before the kinds carried their behaviour.
+    Regenerate (`python tests/test_tasks.py`) only for an intended change of behaviour."""
+    expected = json.loads(FIXTURE.read_text())
+    observed = json.loads(json.dumps(kind_records()))
+    assert observed.keys() == expected.keys()
+    for lang, records in observed.items():
+        for got, want in zip(records, expected[lang], strict=True):
+            assert got == want, lang
+
+
+if __name__ == "__main__":
+    FIXTURE.write_text(
+        "{\n"
+        + ",\n".join(
+            f"{json.dumps(lang)}: [\n" + ",\n".join(json.dumps(r) for r in recs) + "\n]"
+            for lang, recs in kind_records().items()
+        )
+        + "\n}\n"
+    )
