@@ -283,7 +283,7 @@ def test_rebased_tasks_apply_exactly_when_their_nodes_are_live(
     table, edits, task = case
     before = render(table, edits)
     out = task_edits(table, edits, task)
-    assert not isinstance(task, Rename | Substitute | Drop | Inline | Purge)  # not generated here
+    assert isinstance(task, Delete | Replace | Hoist | DeleteChunk)  # the kinds generated here
     if isinstance(task, DeleteChunk):
         live = [n for n in task.nodes if edits.is_live(table, n)]
         assert (out is None) == (not live)
@@ -476,6 +476,10 @@ def kind_samples(table: NodeTable, rng: random.Random) -> list[Task]:
         value = rng.randint(decl + 1, table.last[decl])
         return Inline(decl, node(), value, rng.random() < 0.5)
 
+    def purge() -> Purge:  # a use may repeat the definition or lie inside it
+        definition = node()
+        return Purge(definition, tuple(sorted({*some(rng.randint(0, 4)), definition})))
+
     makers: list[Callable[[], Task]] = [  # one line a kind
         lambda: Delete(rng.choice(elements or leaves) if rng.random() < 0.5 else node()),
         lambda: Replace(node(), rng.choice(texts)),
@@ -491,7 +495,7 @@ def kind_samples(table: NodeTable, rng: random.Random) -> list[Task]:
         lambda: Substitute(tuple((i, rng.choice(texts)) for i in some(rng.randint(0, 3)))),
         lambda: Drop(some(rng.randint(0, 3))),
         inline,
-        lambda: Purge(node(), some(rng.randint(0, 4))),
+        purge,
     ]
     return [make() for make in makers for _ in range(KIND_SAMPLES)]
 
@@ -545,6 +549,12 @@ def test_every_kind_applies_itself_as_it_always_did() -> None:
     for lang, records in observed.items():
         for got, want in zip(records, expected[lang], strict=True):
             assert got == want, lang
+
+
+def test_the_expectations_cover_every_kind_of_the_module() -> None:
+    kinds = {k for k in Task.__subclasses__() if k.__module__ == Task.__module__}
+    table = table_of("python", KIND_SOURCES["python"])
+    assert {type(t) for t in kind_samples(table, random.Random(0))} == kinds
 
 
 if __name__ == "__main__":
