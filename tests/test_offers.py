@@ -1,0 +1,113 @@
+"""What the tree planner offers, node by node, on real inputs: a fingerprint of every task.
+
+For bundled examples and generated bench inputs in nine languages (SMT-LIB's rules included),
+each node's alternatives, the tasks exploring it starts, the follow-ups of its first
+alternative failing, and the first tasks of the breadth-first, rename and merge planners, under
+each setting of the stage options, are rendered one line each; the digest of those lines is
+pinned. It was taken before query captures became plug-ins (issue 27), so a refactoring of the
+planners or the captures that changes any candidate, or its order, fails here.
+`python tests/test_offers.py DUMP` writes the lines, to diff two versions of the code.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from treereduce_py.edit.edits import Edits
+from treereduce_py.run.session import prepare
+from treereduce_py.transform.strategies import BreadthFirstPlanner, Stage, TreePlanner
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = ROOT / "bench" / "cases"
+TREE = Stage("tree", "syntax", "tree")
+
+# Input -> (language, where it comes from: a file, or a bench generator and its arguments).
+INPUTS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "inventory.py": ("python", ("examples/python/inventory.py",)),
+    "crash.c": ("c", ("examples/c/crash.c",)),
+    "wf.rs": ("rust", ("bench/cases/rust-ice-wf/input.rs",)),
+    "hrtb.rs": ("rust", ("bench/cases/rust-ice-hrtb/input.rs",)),
+    "sort.cpp": ("cpp", ("bench/cases/cpp-sort-diagnostic/program.cpp",)),
+    "ledger.java": ("java", ("java-ledger-exception", "7", "3")),
+    "orders.js": ("javascript", ("js-orders-exception", "5", "8")),
+    "inventory.go": ("go", ("go-inventory-panic", "11", "5")),
+    "orders.py": ("python", ("python-orders-exception", "5", "8")),
+    "orders.c": ("c", ("c-orders-abort", "5", "6")),
+    "qfbv.smt2": ("smtlib", ("smt-qfbv-sort-error", "1", "4")),
+    "lia.smt2": ("smtlib", ("smt-lia-config-disagree", "1", "3", "4")),
+}
+
+# Taken at 283d634, before the change.
+EXPECTED = {
+    "inventory.py": "709990283bac9337",
+    "crash.c": "eefa1cc84338a641",
+    "wf.rs": "81b32a71f3398db8",
+    "hrtb.rs": "8432c0b8c2a56f02",
+    "sort.cpp": "33023fbb0b6f050a",
+    "ledger.java": "931d2ab96d5b879a",
+    "orders.js": "252207f938a70f09",
+    "inventory.go": "e2c6de556831655a",
+    "orders.py": "7930f16c53a5c334",
+    "orders.c": "684e58f7b3bba271",
+    "qfbv.smt2": "a6e305fe500b767b",
+    "lia.smt2": "1ffd6dc1d285f9ab",
+}
+
+
+def source(name: str) -> bytes:
+    where = INPUTS[name][1]
+    if len(where) == 1:
+        return (ROOT / where[0]).read_bytes()
+    gen = CASES / where[0] / "gen.py"
+    done = subprocess.run([sys.executable, gen, *where[1:]], capture_output=True, check=True)
+    return done.stdout
+
+
+def offered(lang: str, src: bytes) -> list[str]:
+    """One line for each question the planners answer about each node, in node order."""
+    table, facts, _ = prepare(TREE, src, lang, ())
+    out: list[str] = []
+    for hoist, replace in ((True, True), (True, False), (False, True)):
+        out.append(f"# hoist={hoist} replace={replace}")
+        planner = TreePlanner(table, facts, hoist=hoist, replace=replace)
+        out.append(f"initial {list(planner.initial())!r}")
+        out += [f"alternatives {n} {planner.alternatives(n)!r}" for n in range(len(table))]
+        for n in range(len(table)):
+            fresh = TreePlanner(table, facts, hoist=hoist, replace=replace)
+            out.append(f"explore {n} {fresh.explore(n)!r}")
+        for n in range(len(table)):
+            fresh = TreePlanner(table, facts, hoist=hoist, replace=replace)
+            alternatives = fresh.alternatives(n)
+            if alternatives:
+                failed = fresh.after(alternatives[0], False, Edits())
+                out.append(f"after {n} {list(failed)!r}")
+    out.append(f"breadth-first {list(BreadthFirstPlanner(table, facts).initial())!r}")
+    for kind in ("rename", "merge"):
+        first = Stage(kind, "syntax", kind).planner(table, facts).initial()
+        out.append(f"{kind} {list(first)!r}")
+    return out
+
+
+def digest(lines: list[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize("name", sorted(INPUTS))
+def test_the_planners_offer_what_they_offered(name: str) -> None:
+    lang = INPUTS[name][0]
+    assert digest(offered(lang, source(name))) == EXPECTED[name]
+
+
+if __name__ == "__main__":
+    dump: list[str] = []
+    for name, (lang, _) in INPUTS.items():
+        lines = offered(lang, source(name))
+        print(f"{name:14} {lang:11} {len(lines):6} lines  {digest(lines)}")
+        dump += [f"== {name}", *lines]
+    if len(sys.argv) > 1:
+        Path(sys.argv[1]).write_text("\n".join(dump) + "\n")
