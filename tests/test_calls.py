@@ -6,6 +6,7 @@ that only a redirection can finish."""
 from __future__ import annotations
 
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,8 +15,8 @@ from conftest import run_tool, which
 from treereduce_py import reduce
 from treereduce_py.edit.edits import Edits, render
 from treereduce_py.edit.tasks import Substitute, task_edits
-from treereduce_py.lang.hints import Hints
 from treereduce_py.run.session import prepare
+from treereduce_py.transform.captures import CAPTURES
 from treereduce_py.transform.strategies import Stage
 
 TREE = Stage("tree", "syntax", "tree")
@@ -25,8 +26,9 @@ def redirects(lang: str, src: bytes) -> dict[bytes, list[tuple[bytes, bytes]]]:
     """Each call's redirections as (what it now calls, the first line of what goes along)."""
     table, facts, _ = prepare(TREE, src, lang, ())
     out: dict[bytes, list[tuple[bytes, bytes]]] = {}
-    for call, tasks in facts.redirects.items():
+    for call, tasks in facts.captured("call").items():
         for task in tasks:
+            assert isinstance(task, Substitute)
             target = task.pairs[0][1]
             gone = b"".join(table.text(n).split(b"\n")[0] for n, _ in task.pairs[1:])
             out.setdefault(table.text(call), []).append((target, gone))
@@ -38,10 +40,10 @@ def redirected(lang: str, src: bytes, call: bytes, target: bytes) -> bytes:
     table, facts, _ = prepare(TREE, src, lang, ())
     tasks: list[Substitute] = [
         t
-        for c, ts in facts.redirects.items()
+        for c, ts in facts.captured("call").items()
         if table.text(c) == call
         for t in ts
-        if t.pairs[0][1] == target
+        if isinstance(t, Substitute) and t.pairs[0][1] == target
     ]
     assert len(tasks) == 1, tasks
     edits = task_edits(table, Edits(), tasks[0])
@@ -214,6 +216,7 @@ def test_a_reduction_collapses_a_chain_only_with_redirections(
 ) -> None:
     out = reduce(WRAPPED, language="python", test=fails_in_t, jobs=1).reduced
     assert out.count(b"def ") == 2, out
-    monkeypatch.setattr(Hints, "calls", lambda self, tree: [])
+    # The same run with the @call capture extracting nothing.
+    monkeypatch.setitem(CAPTURES, "call", replace(CAPTURES["call"], extract=lambda parse: {}))
     kept = reduce(WRAPPED, language="python", test=fails_in_t, jobs=1).reduced
     assert kept.count(b"def ") == 4, kept

@@ -21,7 +21,8 @@ from treereduce_py.judge.judge import Budget, Counters, Judge, Stopped
 from treereduce_py.judge.oracle import CallableOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
-from treereduce_py.transform.strategies import SyntaxFacts, TreePlanner
+from treereduce_py.transform.facts import SyntaxFacts
+from treereduce_py.transform.planners import TreePlanner
 
 LINES = b"".join(b"line %02d\n" % i for i in range(12))
 

@@ -14,23 +14,17 @@ import tree_sitter
 import tree_sitter_language_pack as pack
 
 from treereduce_py.lang.hints import (
-    CALL,
-    CALL_PARTS,
     CAPTURE,
-    DEFINE,
-    DEFINE_PARTS,
-    DROP,
-    HOIST,
-    HOIST_PARTS,
-    INLINE,
-    INLINE_PARTS,
     SETTING,
     Hints,
     QueryFileError,
+    QueryMatches,
     Replacement,
+    Span,
     load_hints,
     query_files,
 )
+from treereduce_py.transform.captures import vocabulary
 
 REQUIRED = {"c", "cpp", "rust", "python", "javascript", "typescript", "tsx", "java", "go"}
 
@@ -419,7 +413,19 @@ def _parse(lang: str, source: bytes) -> tree_sitter.Tree:
 
 
 def _hints(lang: str) -> Hints:
-    return load_hints(lang, _language(lang))
+    """The files of `lang`, checked against the captures the reducer registers."""
+    return load_hints(lang, _language(lang), captures=vocabulary())
+
+
+def _drops(matches: QueryMatches) -> list[tuple[Span, ...]]:
+    """The spans of each @drop match, as the drop capture reads them."""
+    return sorted(
+        {
+            tuple(sorted(m.captures["drop"]))
+            for m in matches.matches
+            if m.replacement is None and m.captures.get("drop")
+        }
+    )
 
 
 def _offered(lang: str, source: bytes) -> set[tuple[bytes, bytes]]:
@@ -454,19 +460,12 @@ def test_bundled_file_compiles_and_every_pattern_sets_a_replacement(lang: str) -
         assert query.pattern_count > 0
         captures = [query.capture_name(i) for i in range(query.capture_count)]
         # Names starting with `_` only serve predicates (tree-sitter's private captures).
-        assert {c for c in captures if not c.startswith("_")} <= {
-            CAPTURE,
-            DROP,
-            *INLINE_PARTS,
-            *DEFINE_PARTS,
-            *CALL_PARTS,
-            *HOIST_PARTS,
-        }
+        known = {CAPTURE, *(n for mark, parts in vocabulary().items() for n in (mark, *parts))}
+        assert {c for c in captures if not c.startswith("_")} <= known
         for i in range(query.pattern_count):
             text = query.pattern_settings(i).get(SETTING)
-            # A pattern sets a replacement, or is a drop, inline, define, call or hoist pattern
-            # (none set).
-            marks = {DROP, INLINE, DEFINE, CALL, HOIST} & set(captures)
+            # A pattern sets a replacement, or marks nodes for another capture (none set).
+            marks = set(vocabulary()) & set(captures)
             assert (isinstance(text, str) and text) or marks, (lang, i)
         total += query.pattern_count
     assert query_files(lang)[-1].parent.name == lang
@@ -484,7 +483,7 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
     query = tree_sitter.Query(_language(lang), path.read_text())
     fired = Counter[int]()
     for index, captures in tree_sitter.QueryCursor(query).matches(tree.root_node):
-        if any(mark in captures for mark in (DROP, INLINE, DEFINE, CALL, HOIST)):
+        if any(mark in captures for mark in vocabulary()):
             fired[index] += 1
             continue
         text = query.pattern_settings(index)[SETTING] or ""
@@ -500,7 +499,7 @@ def test_sample_uses_every_pattern_and_each_replacement_keeps_it_parsing(lang: s
         if _parse(lang, candidate).root_node.has_error:
             broken.append((source[r.start : r.end], r.text))
     # So does every drop (its parts deleted together).
-    for group in _hints(lang).drops(tree):
+    for group in _drops(_hints(lang).matches(tree)):
         candidate, dropped = source, b""
         for start, end, _ in reversed(group):
             candidate, dropped = candidate[:start] + candidate[end:], source[start:end] + dropped
@@ -656,7 +655,7 @@ def test_broken_user_file_names_file_and_line(
 ) -> None:
     path = _write(tmp_path / "c" / f"{case.replace(' ', '_')}.scm", text)
     with pytest.raises(QueryFileError) as info:
-        load_hints("c", _language("c"), [tmp_path])
+        load_hints("c", _language("c"), [tmp_path], vocabulary())
     assert info.value.path == path
     assert info.value.line == line
     assert str(info.value).startswith(f"{path}:{line}: ")
@@ -730,4 +729,4 @@ def test_a_pattern_without_its_parts_is_refused(
     (tmp_path / lang / "bad.scm").write_text(f"\n{pattern}\n")
     mark = pattern.rsplit("@", 1)[1]
     with pytest.raises(QueryFileError, match=rf"bad.scm:2: an @{mark} pattern lacks {missing}"):
-        load_hints(lang, _language(lang), (tmp_path,))
+        load_hints(lang, _language(lang), (tmp_path,), vocabulary())

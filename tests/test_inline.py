@@ -22,8 +22,9 @@ TREE = Stage("tree", "syntax", "tree")
 def inlines(lang: str, src: bytes) -> tuple[NodeTable, dict[bytes, Inline]]:
     """The inlinings offered in `src`, by the name they remove."""
     table, facts, _ = prepare(TREE, src, lang, ())
-    by_name = {table.text(task.use): task for task in facts.inlines.values()}
-    assert len(by_name) == len(facts.inlines)
+    found = [task for tasks in facts.captured("inline").values() for task in tasks]
+    by_name = {table.text(task.use): task for task in found if isinstance(task, Inline)}
+    assert len(by_name) == len(found)
     return table, by_name
 
 

@@ -20,7 +20,8 @@ import pytest
 
 from treereduce_py.edit.edits import Edits
 from treereduce_py.run.session import prepare
-from treereduce_py.transform.strategies import BreadthFirstPlanner, Stage, TreePlanner
+from treereduce_py.transform.planners import BreadthFirstPlanner, TreePlanner
+from treereduce_py.transform.strategies import Stage
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "bench" / "cases"

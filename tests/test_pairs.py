@@ -12,7 +12,7 @@ from treereduce_py.edit.tasks import Drop, task_edits
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable, count_errors
 from treereduce_py.transform.pairs import adjacent_pairs, balanced_pairs
-from treereduce_py.transform.strategies import PairPlanner
+from treereduce_py.transform.planners import PairPlanner
 
 
 def tokens(src: bytes) -> list[bytes]:

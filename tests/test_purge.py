@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import traceback
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,9 @@ from conftest import run_tool, which
 from treereduce_py import reduce
 from treereduce_py.edit.edits import Edits, render
 from treereduce_py.edit.tasks import Purge, task_edits
-from treereduce_py.lang.hints import Hints
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.run.session import prepare
+from treereduce_py.transform.captures import CAPTURES
 from treereduce_py.transform.strategies import Stage
 
 TREE = Stage("tree", "syntax", "tree")
@@ -25,8 +26,9 @@ TREE = Stage("tree", "syntax", "tree")
 def purges(lang: str, src: bytes) -> tuple[NodeTable, dict[bytes, Purge]]:
     """The purges offered in `src`, by the first line of their definition."""
     table, facts, _ = prepare(TREE, src, lang, ())
-    by_head = {table.text(t.definition).split(b"\n")[0]: t for t in facts.purges.values()}
-    assert len(by_head) == len(facts.purges)
+    found = [t for ts in facts.captured("define").values() for t in ts if isinstance(t, Purge)]
+    by_head = {table.text(t.definition).split(b"\n")[0]: t for t in found}
+    assert len(by_head) == len(facts.captured("define"))
     return table, by_head
 
 
@@ -221,6 +223,6 @@ def test_a_reduction_purges_what_neither_deletion_can_remove(
     assert functions(out) == {"crash"}, out
     # Without @define, `helper` stays (renamed): its definition, and the statements that use
     # it, fail their tests unless they go together.
-    monkeypatch.setattr(Hints, "definitions", lambda self, tree: [])
+    monkeypatch.setitem(CAPTURES, "define", replace(CAPTURES["define"], extract=lambda p: {}))
     kept = reduce(STRICT_SRC, language="python", test=strict_and_divides_in_crash, jobs=1).reduced
     assert len(functions(kept)) == 2, kept

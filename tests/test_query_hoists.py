@@ -11,7 +11,8 @@ from conftest import run_tool, which
 from treereduce_py.edit.edits import Edits, render
 from treereduce_py.edit.tasks import Hoist, task_edits
 from treereduce_py.run.session import prepare
-from treereduce_py.transform.strategies import Stage, TreePlanner
+from treereduce_py.transform.planners import TreePlanner
+from treereduce_py.transform.strategies import Stage
 
 TREE = Stage("tree", "syntax", "tree")
 
@@ -24,17 +25,17 @@ def hoisted(lang: str, src: bytes) -> dict[bytes, list[bytes]]:
         table.text(n): [
             table.text(h.target) for h in planner.alternatives(n) if isinstance(h, Hoist)
         ]
-        for n in facts.hoists
+        for n in facts.captured("hoist")
     }
 
 
 def hoist(lang: str, src: bytes, node: bytes, target: bytes) -> bytes:
     table, facts, _ = prepare(TREE, src, lang, ())
     [(n, t)] = [
-        (n, t)
-        for n, ts in facts.hoists.items()
+        (n, t.target)
+        for n, ts in facts.captured("hoist").items()
         for t in ts
-        if table.text(n) == node and table.text(t) == target
+        if isinstance(t, Hoist) and table.text(n) == node and table.text(t.target) == target
     ]
     edits = task_edits(table, Edits(), Hoist(n, t))
     assert edits is not None

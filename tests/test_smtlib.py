@@ -24,9 +24,10 @@ from treereduce_py.edit.tasks import (
 )
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.names import RenamePlanner
+from treereduce_py.transform.planners import TreePlanner
 from treereduce_py.transform.smtlib import SmtRules, constants
-from treereduce_py.transform.strategies import SyntaxFacts, TreePlanner
 
 SCRIPT = b"""(set-logic QF_BV)
 (declare-fun x () (_ BitVec 8))
@@ -214,7 +215,9 @@ def test_unused_declarations_go_in_one_task_and_variables_are_eliminated() -> No
 def test_the_tree_planner_uses_the_rules_instead_of_generic_guesses() -> None:
     table, rules = rules_of(SCRIPT)
     facts = SyntaxFacts.build(table, None, lang="smtlib")
-    assert facts.rules is not None
+    assert facts.deletable is not None and facts.names == rules.names
+    # The rules plug in last, after the captures they keep (the query files' @replace).
+    assert [type(offer).__name__ for _, offer in facts.offers] == ["Captured", "SmtRules"]
     planner = TreePlanner(table, facts)
     tasks = list(planner.explore(0))
     # Every task stays within what the rules allow: no `()` for a list, no hoist by kind.

@@ -18,14 +18,10 @@ from treereduce_py.lang.languages import get_language, new_parser
 from treereduce_py.lang.syntax import NodeTable, count_errors
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import ENDGAME_TOKENS, Session, endgame_fits
-from treereduce_py.transform.strategies import (
-    LIST_MIN,
-    STRATEGIES,
-    Stage,
-    SyntaxFacts,
-    TreePlanner,
-    chi,
-)
+from treereduce_py.transform.facts import SyntaxFacts
+from treereduce_py.transform.hoists import Kinds, chi
+from treereduce_py.transform.planners import LIST_MIN, TreePlanner
+from treereduce_py.transform.strategies import STRATEGIES, Stage
 
 
 def table_of(lang: str, src: bytes) -> NodeTable:
@@ -44,31 +40,30 @@ def find(table: NodeTable, kind: str, text: bytes | None = None) -> int:
 
 
 def test_compatible_uses_supertypes() -> None:
-    table = table_of("c", b"int x = 5 + (3 * y);")
-    facts = facts_of("c", table)
-    assert facts.compatible("binary_expression", "binary_expression")
-    assert facts.compatible("binary_expression", "identifier")  # both C `expression`s
-    assert facts.compatible("if_statement", "expression_statement")  # both `statement`s
-    assert not facts.compatible("binary_expression", "compound_statement")
+    kinds = Kinds.of(get_language("c"))
+    assert kinds.compatible("binary_expression", "binary_expression")
+    assert kinds.compatible("binary_expression", "identifier")  # both C `expression`s
+    assert kinds.compatible("if_statement", "expression_statement")  # both `statement`s
+    assert not kinds.compatible("binary_expression", "compound_statement")
 
 
 def test_chi_gives_nearest_compatible_descendants_farthest_first() -> None:
     table = table_of("c", b"int x = 5 + (3 * y);")
-    facts = facts_of("c", table)
+    kinds = Kinds.of(get_language("c"))
     top = find(table, "binary_expression", b"5 + (3 * y)")
-    found = [table.text(i) for i in chi(table, facts, top)]
+    found = [table.text(i) for i in chi(table, kinds, top)]
     # The literal and the parenthesized expression are nearest; nothing below a found node.
     assert set(found) == {b"5", b"(3 * y)"}
     paren = find(table, "parenthesized_expression")
-    assert [table.text(i) for i in chi(table, facts, paren)] == [b"3 * y"]
+    assert [table.text(i) for i in chi(table, kinds, paren)] == [b"3 * y"]
 
 
 def test_chi_does_not_offer_incompatible_kinds() -> None:
     table = table_of("c", b"int f(void) { return 1; }")
-    facts = facts_of("c", table)
+    kinds = Kinds.of(get_language("c"))
     body = find(table, "compound_statement")
     assert all(
-        facts.compatible("compound_statement", table.kind_name(i)) for i in chi(table, facts, body)
+        kinds.compatible("compound_statement", table.kind_name(i)) for i in chi(table, kinds, body)
     )
 
 

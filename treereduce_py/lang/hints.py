@@ -1,4 +1,4 @@
-"""Replacement hints: the small fragments a node of a given kind may become.
+"""Query files: what tree-sitter queries say about a language's nodes, read once per tree.
 
 Deleting nodes cannot shrink everything: a function body must stay a body, a call's arguments
 must stay an argument list. What such a node can become instead is knowledge about one language
@@ -9,34 +9,12 @@ directive:
 
     ((compound_statement) @replace (#set! replacement "{}"))
 
-A pattern may instead capture one or more nodes as `@drop`: an optional part and its
-punctuation, deleted together (`: int`, `-> str`, `= 5`, a `pub`):
-
-    (function_definition "->" @drop return_type: (_) @drop)
-
-A pattern may also capture a declaration as `@inline`, the name it declares as `@inline.name`
-and its value as `@inline.value`: where the name is used exactly once elsewhere, the
-declaration may go and the use become the value (a variable used once, inlined):
-
-    (let_declaration pattern: (identifier) @inline.name value: (_) @inline.value) @inline
-
-And a pattern may capture a definition as `@define` and the name it defines as `@define.name`:
-the definition may go together with the statements that use the name (a class with the line
-that registers it, a function with its calls):
-
-    (class_declaration name: (identifier) @define.name) @define
-
-And a pattern may capture a call as `@call`, with what it calls as `@call.callee` and its
-argument list as `@call.arguments`: a call may be pointed at another function, one its callee
-calls or one the file uses as a value (calls.py):
-
-    (call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
-
-And a pattern may capture a node as `@hoist` and a descendant it may become as
-`@hoist.target`, where the grammar gives the two no common supertype (a generic type and its
-type argument: `f::s<i, a>` -> `i`):
-
-    (template_type arguments: (template_argument_list (type_descriptor) @hoist.target)) @hoist
+A pattern may instead mark nodes with another capture (`@drop`, `@inline`, `@define`, `@call`,
+`@hoist`, ...): what each of those means is a plug-in of the tree planner (transform/captures.py,
+docs/queries.md), which tells `load_hints` its name and the parts its patterns must capture
+(`@inline` with `@inline.name` and `@inline.value`), so that a file using it wrongly is refused
+with its line. `Hints.matches` runs every file's query once over a tree and keeps each match's
+captured nodes as (start, end, kind id) spans, plain data for the plug-ins to read.
 
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
@@ -48,27 +26,21 @@ from __future__ import annotations
 import importlib.resources
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import tree_sitter
 
 __all__ = [
-    "CALL",
-    "CALL_PARTS",
     "CAPTURE",
-    "DEFINE",
-    "DEFINE_PARTS",
-    "DROP",
-    "HOIST",
-    "HOIST_PARTS",
-    "INLINE",
-    "INLINE_PARTS",
     "SETTING",
     "Hints",
+    "Match",
     "QueryFileError",
+    "QueryMatches",
     "Replacement",
+    "Span",
     "load_hints",
     "query_files",
 ]
@@ -76,20 +48,6 @@ __all__ = [
 # The capture that marks the node to replace, and the `#set!` key that holds its replacement.
 CAPTURE = "replace"
 SETTING = "replacement"
-# The capture that marks nodes deleted together (an optional part and its punctuation).
-DROP = "drop"
-# The captures of a declaration whose one use may become its value.
-INLINE = "inline"
-INLINE_PARTS = ("inline", "inline.name", "inline.value")
-# The captures of a definition that may go with the statements that use its name.
-DEFINE = "define"
-DEFINE_PARTS = ("define", "define.name")
-# The captures of a call that may be pointed at another function.
-CALL = "call"
-CALL_PARTS = ("call", "call.callee", "call.arguments")
-# The captures of a node that may be replaced by a descendant the grammar does not relate to it.
-HOIST = "hoist"
-HOIST_PARTS = ("hoist", "hoist.target")
 
 _BUNDLED_PACKAGE = "treereduce_py.queries"
 _BUNDLED_NAME = "replacements.scm"
@@ -103,6 +61,55 @@ class Replacement:
     end: int
     kind_id: int
     text: bytes
+
+
+# A captured node: (start byte, end byte, grammar kind id), which names it in any table of the
+# same parse.
+Span = tuple[int, int, int]
+
+
+@dataclass(frozen=True)
+class Match:
+    """One match of one pattern: the spans each of its captures holds (`_` names, which only
+    serve predicates, left out), and the pattern's replacement if it is a `@replace` one."""
+
+    captures: Mapping[str, tuple[Span, ...]]
+    replacement: bytes | None = None
+
+
+@dataclass(frozen=True)
+class QueryMatches:
+    """Every match of every query file over one tree, in file and match order."""
+
+    matches: tuple[Match, ...] = ()
+
+    def spans(self) -> set[Span]:
+        """Every span any capture holds."""
+        return {s for m in self.matches for spans in m.captures.values() for s in spans}
+
+    def groups(self, names: Sequence[str]) -> list[tuple[Span, ...]]:
+        """For each match holding exactly one node for each of `names`, their spans in that
+        order; sorted, without duplicates."""
+        found: set[tuple[Span, ...]] = set()
+        for m in self.matches:
+            parts = [m.captures.get(name, ()) for name in names]
+            if all(len(p) == 1 for p in parts):
+                found.add(tuple(p[0] for p in parts))
+        return sorted(found)
+
+    def replacements(self) -> list[Replacement]:
+        """Every `@replace` hint that makes its node shorter, sorted by start byte, then longer
+        nodes first, then by kind and text; at most one entry per (node, text) even when several
+        patterns or files offer the same text."""
+        found: set[Replacement] = set()
+        for m in self.matches:
+            text = m.replacement
+            if text is None:
+                continue
+            for start, end, kind in m.captures.get(CAPTURE, ()):
+                if len(text) < end - start:
+                    found.add(Replacement(start, end, kind, text))
+        return sorted(found, key=lambda r: (r.start, r.start - r.end, r.kind_id, r.text))
 
 
 class QueryFileError(ValueError):
@@ -180,97 +187,66 @@ class Hints:
         """How many hint patterns the files hold together."""
         return sum(len(q.texts) for q in self._queries)
 
-    def replacements(self, tree: tree_sitter.Tree | tree_sitter.Node) -> list[Replacement]:
-        """Every hint that matches in `tree` (or under the node) and makes its node shorter.
-
-        Sorted by start byte, then longer nodes first, then by kind and text; at most one entry
-        per (node, text) even when several patterns or files offer the same text.
-        """
+    def matches(self, tree: tree_sitter.Tree | tree_sitter.Node) -> QueryMatches:
+        """Every match of every file in `tree` (or under the node): each query runs once."""
         root = tree.root_node if isinstance(tree, tree_sitter.Tree) else tree
-        found: set[Replacement] = set()
+        found: list[Match] = []
         for file_query in self._queries:
             cursor = tree_sitter.QueryCursor(file_query.query)
             for pattern, captures in cursor.matches(root):
-                text = file_query.texts[pattern]
-                if text is None:
-                    continue
-                for node in captures.get(CAPTURE, ()):
-                    if len(text) < node.end_byte - node.start_byte:
-                        found.add(Replacement(node.start_byte, node.end_byte, node.kind_id, text))
-        return sorted(found, key=lambda r: (r.start, r.start - r.end, r.kind_id, r.text))
+                spans = {
+                    name: tuple((n.start_byte, n.end_byte, n.kind_id) for n in nodes)
+                    for name, nodes in captures.items()
+                    if not name.startswith("_")
+                }
+                found.append(Match(spans, file_query.texts[pattern]))
+        return QueryMatches(tuple(found))
 
-    def drops(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
-        """For each match of a drop pattern, the (start, end, kind_id) of the nodes it drops
-        together, sorted, without duplicates."""
-        found: set[tuple[tuple[int, int, int], ...]] = set()
-        for file_query in self._queries:
-            cursor = tree_sitter.QueryCursor(file_query.query)
-            for pattern, captures in cursor.matches(tree.root_node):
-                nodes = captures.get(DROP, ())
-                if file_query.texts[pattern] is None and nodes:
-                    found.add(tuple(sorted((n.start_byte, n.end_byte, n.kind_id) for n in nodes)))
-        return sorted(found)
-
-    def inlines(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
-        """For each match of an inline pattern, the (start, end, kind_id) of the declaration,
-        its name and its value, in that order; sorted, without duplicates."""
-        return self._parts(tree, INLINE_PARTS)
-
-    def definitions(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
-        """For each match of a define pattern, the (start, end, kind_id) of the definition and
-        of the name it defines; sorted, without duplicates."""
-        return self._parts(tree, DEFINE_PARTS)
-
-    def calls(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
-        """For each match of a call pattern, the (start, end, kind_id) of the call, its callee
-        and its argument list; sorted, without duplicates."""
-        return self._parts(tree, CALL_PARTS)
-
-    def hoists(self, tree: tree_sitter.Tree) -> list[tuple[tuple[int, int, int], ...]]:
-        """For each match of a hoist pattern, the (start, end, kind_id) of the node and of the
-        descendant it may become; sorted, without duplicates."""
-        return self._parts(tree, HOIST_PARTS)
-
-    def _parts(
-        self, tree: tree_sitter.Tree, names: tuple[str, ...]
-    ) -> list[tuple[tuple[int, int, int], ...]]:
-        found: set[tuple[tuple[int, int, int], ...]] = set()
-        for file_query in self._queries:
-            cursor = tree_sitter.QueryCursor(file_query.query)
-            for _, captures in cursor.matches(tree.root_node):
-                parts = [list(captures.get(name, [])) for name in names]
-                if all(len(p) == 1 for p in parts):
-                    found.add(tuple((p[0].start_byte, p[0].end_byte, p[0].kind_id) for p in parts))
-        return sorted(found)
+    def replacements(self, tree: tree_sitter.Tree | tree_sitter.Node) -> list[Replacement]:
+        """Every hint that matches in `tree` (or under the node) and makes its node shorter
+        (`QueryMatches.replacements`)."""
+        return self.matches(tree).replacements()
 
 
-_CACHE: dict[tuple[str, tuple[Path, ...]], Hints] = {}
+# The captures a pattern may use besides @replace: each mark with the parts it requires.
+Captures = Mapping[str, Sequence[str]]
+_Marks = tuple[tuple[str, tuple[str, ...]], ...]  # a Captures as a hashable value
+_CacheKey = tuple[str, tuple[Path, ...], _Marks | None]
+_CACHE: dict[_CacheKey, Hints] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def load_hints(lang: str, language: tree_sitter.Language, extra_dirs: Sequence[Path] = ()) -> Hints:
+def load_hints(
+    lang: str,
+    language: tree_sitter.Language,
+    extra_dirs: Sequence[Path] = (),
+    captures: Captures | None = None,
+) -> Hints:
     """The hints for `lang` from its bundled file and the extra directories, compiled against
-    `language`. Compiled once per (lang, extra_dirs) and then served from a cache.
+    `language`. Compiled once per (lang, extra_dirs, captures) and then served from a cache.
 
-    A language without any hint file gets empty hints. Raises QueryFileError (naming the file
-    and line) when a file cannot be read, does not compile, or has a pattern that does not
-    capture `@replace` (or `@drop`, or `@inline` with its name and value, or `@define` with
-    its name, `@call` with its callee and arguments, or `@hoist` with its target) or lacks
-    `(#set! replacement "...")`.
+    `captures` names the marks a pattern may use instead of `@replace`, each with the parts
+    its patterns must also capture (`{"inline": ("inline.name", "inline.value")}`; the
+    reducer passes its plug-ins', `captures.vocabulary()`); None accepts any pattern without
+    `@replace` (for reading replacements alone). A language without any hint file gets empty
+    hints. Raises QueryFileError (naming the file and line) when a file cannot be read, does
+    not compile, or has a pattern that captures `@replace` but lacks `(#set! replacement
+    "...")`, captures none of `@replace` and the `captures`, or lacks one of its mark's parts.
     """
-    key = (lang, tuple(Path(d) for d in extra_dirs))
+    marks = None if captures is None else tuple((m, tuple(p)) for m, p in captures.items())
+    key = (lang, tuple(Path(d) for d in extra_dirs), marks)
     with _CACHE_LOCK:
         cached = _CACHE.get(key)
     if cached is not None:
         return cached
     paths = tuple(query_files(lang, key[1]))
-    hints = Hints(lang, paths, tuple(_compile(path, language) for path in paths))
+    hints = Hints(lang, paths, tuple(_compile(path, language, marks) for path in paths))
     with _CACHE_LOCK:
         # Two threads may compile at once; both results are equal, keep the first.
         return _CACHE.setdefault(key, hints)
 
 
-def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
+def _compile(path: Path, language: tree_sitter.Language, marks: _Marks | None) -> _FileQuery:
     try:
         data = path.read_bytes()
         source = data.decode("utf-8")
@@ -289,35 +265,30 @@ def _compile(path: Path, language: tree_sitter.Language) -> _FileQuery:
         start, end = query.start_byte_for_pattern(i), query.end_byte_for_pattern(i)
         line = _line_at(data, start)
         names = {name for at, kind, name in tokens if kind == "@" and start <= at < end}
-        if DROP in names and CAPTURE not in names:
-            texts.append(None)
+        if CAPTURE in names:
+            text = query.pattern_settings(i).get(SETTING)
+            if text is None:
+                raise QueryFileError(path, line, f'pattern lacks (#set! {SETTING} "...")')
+            texts.append(text.encode("utf-8"))
             continue
-        marked = [
-            (m, ps)
-            for m, ps in (
-                (INLINE, INLINE_PARTS),
-                (DEFINE, DEFINE_PARTS),
-                (CALL, CALL_PARTS),
-                (HOIST, HOIST_PARTS),
-            )
-            if m in names
-        ]
-        if marked and CAPTURE not in names:
-            for mark, parts in marked:
-                missing = [f"@{n}" for n in parts if n not in names]
-                if missing:
-                    raise QueryFileError(
-                        path, line, f"an @{mark} pattern lacks {', '.join(missing)}"
-                    )
-            texts.append(None)
-            continue
-        if CAPTURE not in names:
-            raise QueryFileError(path, line, f"pattern does not capture a node as @{CAPTURE}")
-        text = query.pattern_settings(i).get(SETTING)
-        if text is None:
-            raise QueryFileError(path, line, f'pattern lacks (#set! {SETTING} "...")')
-        texts.append(text.encode("utf-8"))
+        texts.append(None)
+        if marks is not None:
+            _check_marks(path, line, names, marks)
     return _FileQuery(path, query, tuple(texts))
+
+
+def _check_marks(path: Path, line: int, names: set[str], marks: _Marks) -> None:
+    """Refuse a pattern without `@replace` that captures none of `marks`, or lacks one of the
+    parts of a mark it captures. Raises QueryFileError."""
+    used = [(mark, parts) for mark, parts in marks if mark in names]
+    if not used:
+        known = ", ".join(f"@{mark}" for mark, _ in marks)
+        nor = f" (nor as {known})" if known else ""
+        raise QueryFileError(path, line, f"pattern does not capture a node as @{CAPTURE}{nor}")
+    for mark, parts in used:
+        missing = [f"@{n}" for n in parts if n not in names]
+        if missing:
+            raise QueryFileError(path, line, f"an @{mark} pattern lacks {', '.join(missing)}")
 
 
 _ROW = re.compile(r" at row (\d+)(?:, column (\d+))?")

@@ -34,13 +34,13 @@ from treereduce_py.lang import languages
 from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.run.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.transform import whitespace
+from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.strategies import (
     MERGE_STAGE,
     POLISH_STAGES,
     RENAME_STAGE,
     STRATEGIES,
     Stage,
-    SyntaxFacts,
 )
 from treereduce_py.transform.tidy import TIDIERS, tidy_whitespace
 
@@ -498,19 +498,5 @@ def prepare(
     wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
     if not wants:
         return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), tree
-    from treereduce_py.lang.hints import load_hints
-
-    hints = load_hints(lang, language, tuple(queries))
-    found = [(r.start, r.end, r.kind_id, r.text) for r in hints.replacements(tree)]
-    facts = SyntaxFacts.build(
-        table,
-        language,
-        found,
-        hints.drops(tree),
-        hints.inlines(tree),
-        hints.definitions(tree),
-        hints.calls(tree),
-        hints.hoists(tree),
-        lang=lang,
-    )
+    facts = SyntaxFacts.build(table, language, lang=lang, tree=tree, queries=queries)
     return table, facts, tree

@@ -19,6 +19,7 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from treereduce_py.edit.tasks import DeleteChunk, Hoist, Replace, Substitute, Task
 from treereduce_py.lang.syntax import NodeTable
@@ -84,6 +85,8 @@ class SmtRules:
     # Every name the script declares or binds (functions, constants, parameters, let-bound and
     # quantified variables): what the rename stage may rename, among SMT-LIB's symbols.
     names: frozenset[bytes] = frozenset()
+    # The query captures whose offers stay beside these rules: a query file's @replace hints.
+    keeps: ClassVar[frozenset[str]] = frozenset({"replace"})
 
     @classmethod
     def build(cls, table: NodeTable) -> SmtRules:
@@ -121,6 +124,10 @@ class SmtRules:
             if values and self._head(decl) != b"define-fun":
                 out.append(Substitute((*((u, values[0]) for u in used), (decl, b""))))
         return out
+
+    def exploring(self, node: int) -> list[Task]:
+        """Nothing goes with exploring a node but the deletions `can_delete` allows."""
+        return []
 
     def alternatives(self, node: int) -> list[Task]:
         """Every mutation of `node` that makes its text shorter."""

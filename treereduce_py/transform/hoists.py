@@ -1,0 +1,73 @@
+"""Hoisting: a node replaced by one of its descendants that may stand where it stands.
+
+`5 + (3 * y)` may become `y`, a block may become the one statement inside it: the descendant
+keeps its own text, the ancestor's goes. Which descendant may stand in a node's place is a
+question about their kinds (seed 002, ch. 7): the same kind, or two subtypes of one grammar
+supertype (two kinds of C `expression`), or two statement-like kinds where the grammar groups
+statements under no common supertype (Python's simple and compound ones). chi(n) is the nearest
+such descendants; a hoist the grammar does not allow there after all is caught by the syntax
+check before any test runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import tree_sitter
+
+from treereduce_py.lang.syntax import NodeTable
+
+# Hoisting candidates per node: the nearest compatible descendants, at most this many.
+MAX_HOISTS = 4
+
+_STATEMENT_SUFFIXES = ("statement", "definition", "declaration")
+
+
+@dataclass(frozen=True)
+class Kinds:
+    """A grammar's supertypes, by the kinds they include: which kinds may stand for which."""
+
+    supertypes_of: dict[str, frozenset[str]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, language: tree_sitter.Language | None) -> Kinds:
+        """Kind name -> the grammar's supertypes that include it (none without a grammar)."""
+        supertypes_of: dict[str, set[str]] = {}
+        if language is not None:
+            for sup in language.supertypes:  # ids of the grammar's supertypes
+                sup_name = language.node_kind_for_id(sup) or ""
+                for sub in language.subtypes(sup):
+                    name = language.node_kind_for_id(sub) or ""
+                    supertypes_of.setdefault(name, set()).add(sup_name)
+        return cls({k: frozenset(v) for k, v in supertypes_of.items()})
+
+    def compatible(self, a: str, b: str) -> bool:
+        """Can a node of kind `b` stand where a node of kind `a` stands? Same kind, or both
+        subtypes of one supertype (two kinds of `expression`), or both statement-like by name.
+        """
+        if a == b:
+            return True
+        sa = self.supertypes_of.get(a)
+        sb = self.supertypes_of.get(b)
+        if sa and sb and not sa.isdisjoint(sb):
+            return True
+        return a.endswith(_STATEMENT_SUFFIXES) and b.endswith(_STATEMENT_SUFFIXES)
+
+
+def chi(table: NodeTable, kinds: Kinds, node: int, limit: int = MAX_HOISTS) -> list[int]:
+    """The nearest descendants of `node` compatible with it (seed 002, ch. 7), farthest first.
+
+    The search does not descend below a compatible node: that one is nearer on its path.
+    """
+    kind = table.kind_name(node)
+    found: list[int] = []
+    stack = list(reversed(list(table.children(node))))
+    while stack:
+        i = stack.pop()
+        smaller = table.named[i] and table.size(i) < table.size(node)
+        if smaller and kinds.compatible(kind, table.kind_name(i)):
+            found.append(i)
+            continue
+        stack.extend(reversed(list(table.children(i))))
+    found.sort(key=lambda i: (-table.depth[i], i))
+    return found[:limit]
