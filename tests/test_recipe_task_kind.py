@@ -11,7 +11,8 @@ import treereduce_py
 from treereduce_py.edit.edits import Edits
 from treereduce_py.edit.tasks import Pairs, Task
 from treereduce_py.lang.syntax import NodeTable
-from treereduce_py.transform.strategies import PLANNERS, PlannerKindSpec, TreePlanner
+from treereduce_py.transform.planners import TreePlanner
+from treereduce_py.transform.strategies import PLANNERS, PlannerKindSpec
 
 
 @dataclass(frozen=True)
