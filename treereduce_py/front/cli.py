@@ -37,6 +37,7 @@ from treereduce_py.front import ui
 from treereduce_py.judge import cluster
 from treereduce_py.judge.errors import ResumedNotInteresting
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
+from treereduce_py.judge.signature import DEFAULT_FRAMES
 from treereduce_py.lang import languages
 from treereduce_py.run import api, batch
 from treereduce_py.run.options import ReduceOptions
@@ -123,6 +124,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="crash signature: a regex the output must match (with the original's exit "
         "status) instead of the chosen crash line; implies --same-crash",
     )
+    add_signature_options(p)
     p.add_argument(
         "--deterministic",
         action="store_true",
@@ -204,6 +206,23 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="PATH",
         help="a file the test needs, shipped to every worker (repeatable; see docs/cluster.md)",
+    )
+
+
+def add_signature_options(p: argparse.ArgumentParser) -> None:
+    """--signature-frames and --signature-regex: how a crash's signature is made."""
+    p.add_argument(
+        "--signature-frames",
+        type=_positive_int,
+        default=DEFAULT_FRAMES,
+        metavar="N",
+        help="crash signature: the crash type and its top N stack frames (default %(default)s)",
+    )
+    p.add_argument(
+        "--signature-regex",
+        metavar="RE",
+        help="crash signature: the first match of RE in the output, or its first group "
+        "(implies --same-crash)",
     )
 
 
@@ -292,6 +311,7 @@ def build_batch_parser() -> argparse.ArgumentParser:
     p.add_argument("--fast", action="store_true", help="one pass per stage, no polishing")
     p.add_argument("--resume", action="store_true", help="skip groups already reduced in OUTDIR")
     add_cluster_options(p)
+    add_signature_options(p)
     out = p.add_mutually_exclusive_group()
     out.add_argument("-q", "--quiet", action="store_true", help="print only warnings and errors")
     out.add_argument("--json", action="store_true", help="JSON event lines on stderr")
@@ -334,6 +354,8 @@ def batch_main(args_list: list[str]) -> int:
             timeout=args.timeout,
             max_time=args.max_time,
             command=tuple(command),
+            signature_frames=args.signature_frames,
+            signature_regex=args.signature_regex,
         )
         run = batch.Batch(
             inputs,
@@ -480,6 +502,8 @@ def _options(args: argparse.Namespace, command: list[str], output: Path | None) 
         format_command=shlex.split(args.format) if args.format else None,
         same_crash=args.same_crash,
         signature=args.signature,
+        signature_frames=args.signature_frames,
+        signature_regex=args.signature_regex,
         command=tuple(command),
     )
 

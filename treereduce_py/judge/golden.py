@@ -1,7 +1,8 @@
 """The golden run (ddSMT's): run the original once and make "the same crash" the criterion.
 
 `--same-crash` needs no wrapper script: the original's exit status or signal and its crash
-signature line (signature.py) become what every candidate must reproduce. An empty file that
+signature (signature.py: the crash type and top stack frames) become what every candidate must
+reproduce. An empty file that
 reproduces the signature too is worth a warning: the crash is probably in the tool, not in the
 input.
 """
@@ -22,11 +23,14 @@ def golden_run(
     *,
     regex: str | None,
     emit: events.EventSink,
+    frames: int = signature.DEFAULT_FRAMES,
+    key_regex: str | None = None,
 ) -> signature.CrashSignature:
     """Run the original, choose the signature, and set the oracle's criteria to it.
 
-    Raises NotInteresting when the original times out or shows no crash (or not the one
-    `regex` asks for), and BadOptions when `regex` is not usable.
+    `frames` and `key_regex` say how the crash's key is made (signature.extract). Raises
+    NotInteresting when the original times out or shows no crash (or not the one `regex` asks
+    for), and BadOptions when `regex` or `key_regex` is not usable.
     """
     golden = oracle.check(source, 0, capture=True)
     if golden.timed_out:
@@ -41,7 +45,10 @@ def golden_run(
         if not sig.matches(golden.exit_code, golden.stdout, golden.stderr):
             raise NotInteresting(golden)
     else:
-        sig = signature.extract(golden.exit_code, golden.stdout, golden.stderr, input_names=names)
+        sig = signature.extract(
+            golden.exit_code, golden.stdout, golden.stderr, input_names=names, frames=frames,
+            key_regex=key_regex,
+        )  # fmt: skip
         if golden.exit_code == 0 and sig.line is None:
             raise NotInteresting(golden)
     empty = oracle.check(b"", 0, capture=True)

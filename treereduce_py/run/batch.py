@@ -101,15 +101,23 @@ def expand_inputs(patterns: Sequence[str]) -> list[Path]:
     return list(found)
 
 
-def classify(path: Path, oracle: CommandOracle) -> Crash:
-    """Run the original once; its crash key (None when it runs cleanly)."""
+def classify(
+    path: Path,
+    oracle: CommandOracle,
+    frames: int = signature.DEFAULT_FRAMES,
+    key: str | None = None,
+) -> Crash:
+    """Run the original once; its crash key (None when it runs cleanly), the signature of
+    `--same-crash` with `frames` top frames (or the user's `key` regex)."""
     data = path.read_bytes()
     run = oracle.check(data, threading.get_ident(), capture=True)
     if run.timed_out:
         return Crash(path, len(data), "timeout", f"timed out after {oracle.timeout} s")
     stem = Path(oracle.input_name).stem
     names = [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
-    sig = signature.extract(run.exit_code, run.stdout, run.stderr, input_names=names)
+    sig = signature.extract(
+        run.exit_code, run.stdout, run.stderr, input_names=names, frames=frames, key_regex=key
+    )
     if run.exit_code == 0 and sig.line is None:
         return Crash(path, len(data), None)
     return Crash(path, len(data), f"{sig.exit_code}\n{sig.line}", sig.describe())
@@ -200,7 +208,9 @@ class Batch:
     def _classify(self, path: Path) -> Crash:
         with self.make_oracle(path.name) as oracle:
             oracle.timeout = self.options.timeout or FIRST_RUN_TIMEOUT
-            return classify(path, oracle)
+            return classify(
+                path, oracle, self.options.signature_frames, self.options.signature_regex
+            )
 
     def _restore_finished(self) -> None:
         """With resume: groups whose result is already on disk keep their old entry."""

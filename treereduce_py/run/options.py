@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from treereduce_py.edit.cdd import DEFAULT_P0
+from treereduce_py.judge.signature import DEFAULT_FRAMES
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY, ScheduleName
 
 # Time the first runs of the original get when no --timeout is given: a hanging original must
@@ -34,7 +35,9 @@ class ReduceOptions:
     `slow`: repeat all stages until a whole round changes nothing. `format_command`: argv of a
     formatter (candidate on stdin, result on stdout), its output kept only if still interesting.
     `same_crash`: run the original once and require the same crash (exit status or signal, and
-    signature line); `signature`: a regex for the crash line instead (implies same_crash).
+    crash signature); `signature`: a regex the output must match instead (implies same_crash).
+    `signature_frames`: top stack frames in a crash signature; `signature_regex`: the user's own
+    signature, the regex's first match or first group (implies same_crash).
     `original_size`/`command`: reported in the start event (`--resume` starts from a smaller
     file than the original).
     """
@@ -57,5 +60,7 @@ class ReduceOptions:
     format_command: Sequence[str] | None = None
     same_crash: bool = False
     signature: str | None = None
+    signature_frames: int = DEFAULT_FRAMES
+    signature_regex: str | None = None
     original_size: int | None = None
     command: Sequence[str] = ()

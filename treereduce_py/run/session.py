@@ -174,11 +174,14 @@ class Session:
             limit = o.max_time if o.max_time is not None else math.inf
             command.timeout = o.timeout if o.timeout is not None else min(FIRST_RUN_TIMEOUT, limit)
         signature = None
-        if o.same_crash or o.signature is not None:
+        if o.same_crash or o.signature is not None or o.signature_regex is not None:
             if command is None:
                 raise BadOptions("--same-crash needs a test command, not a Python predicate")
             started = time.monotonic()
-            signature = golden_run(command, self.golden_source, regex=o.signature, emit=self.emit)
+            signature = golden_run(
+                command, self.golden_source, regex=o.signature, emit=self.emit,
+                frames=o.signature_frames, key_regex=o.signature_regex,
+            )  # fmt: skip
             seconds = time.monotonic() - started
             self.counters.tests += 2
             if self.resumed:
