@@ -24,8 +24,10 @@ from hypothesis import strategies as st
 
 from treereduce_py.judge.errors import BadOptions
 from treereduce_py.judge.normalize import normalize
+from treereduce_py.judge.oracle import CommandOracle
 from treereduce_py.judge.report import Report, glibc_assertion, native_function, strip_values
 from treereduce_py.judge.signature import CrashSignature, extract, from_user_regex
+from treereduce_py.run import batch
 
 DATA = Path(__file__).parent / "data" / "signatures"
 BENCH = Path(__file__).parent.parent / "bench" / "cases"
@@ -957,6 +959,42 @@ def test_live_python_same_raise_other_messages(tmp_path: Path) -> None:
     own = extract(golden.returncode, golden.stdout, golden.stderr, input_names=["harness.py"])
     assert own.line == "ValueError: negative value <n> (object at <hex>)"
     assert own.matches(runs["w1"].returncode, runs["w1"].stdout, runs["w1"].stderr)
+
+
+# The standard zipfile fuzz harness of issue 32 (only these two exceptions are expected).
+ZIPFILE_TARGET = """\
+import io
+import sys
+import zipfile
+
+data = open(sys.argv[1], "rb").read()
+try:
+    zipfile.ZipFile(io.BytesIO(data)).testzip()
+except (zipfile.BadZipFile, zipfile.LargeZipFile):
+    pass
+"""
+
+
+def test_live_batch_groups_the_fuzzers_crash_files_by_stack(tmp_path: Path) -> None:
+    # The crash files behind the python-zipfile-*.txt reports: binary, named as libFuzzer names
+    # them, nine files, six crashes, every message different.
+    (tmp_path / "target.py").write_text(ZIPFILE_TARGET)
+    crashes = sorted((DATA / "zipfile-crashes").iterdir())
+    argv = [sys.executable, "-S", str(tmp_path / "target.py"), "@@"]
+    found = []
+    for path in crashes:
+        with CommandOracle(argv, input_name=path.name, timeout=60) as oracle:
+            found.append(batch.classify(path, oracle))
+    groups, clean = batch.group(found)
+    assert not clean
+    assert len(groups) == 6, [g.signature for g in groups]
+    assert sorted(len(g.members) for g in groups) == [1, 1, 1, 2, 2, 2]
+    # The user's key: the exception's type alone.
+    typed = []
+    for path in crashes:
+        with CommandOracle(argv, input_name=path.name, timeout=60) as oracle:
+            typed.append(batch.classify(path, oracle, key=r"^([\w.]+)(?::|$)"))
+    assert len(batch.group(typed)[0]) == 4
 
 
 def _asan_build(tmp_path: Path) -> Path:

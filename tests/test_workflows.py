@@ -539,7 +539,7 @@ def test_rustc_ice_with_test_budget_and_report(tmp_path: Path) -> None:
     proc = run_cli([*args, "--", rustc, "--crate-type", "lib", "@@.rs"], tmp_path)
 
     sig = signature_line(succeeded(proc))
-    assert "exit 101 and 'error: internal compiler error: error performing operation" in sig
+    assert "exit 101 and 'internal compiler error: error performing operation: fully_perform" in sig
     body = json.loads(report.read_text())
     result = out.read_bytes()
     assert body["exit_code"] == 0 and body["reason"] == "max-tests", body
@@ -674,7 +674,7 @@ def test_resume_same_crash_keeps_the_originals_signature(tmp_path: Path) -> None
     out = tmp_path / "out.py"
     command = ["--same-crash", "--", *RUN_PY, "@@"]
     err = succeeded(run_cli([source, "-o", out, *command], tmp_path))
-    assert "ValueError: bad 1" in signature_line(err), err
+    assert "ValueError: bad <n>" in signature_line(err), err
 
     # The file being resumed crashes too, but not as the original did: the golden run is the
     # original's, so this is not the same crash (taken from the resumed file, it would be).
@@ -687,7 +687,7 @@ def test_resume_same_crash_keeps_the_originals_signature(tmp_path: Path) -> None
 
     out.write_text('y = 2\nraise ValueError("bad 1")\n')
     err = succeeded(run_cli([source, "-o", out, "--resume", *command], tmp_path))
-    assert "ValueError: bad 1" in signature_line(err), err
+    assert "ValueError: bad <n>" in signature_line(err), err
     assert out.read_text().strip() == 'raise ValueError("bad 1")'
 
 

@@ -122,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--signature",
         metavar="RE",
         help="crash signature: a regex the output must match (with the original's exit "
-        "status) instead of the chosen crash line; implies --same-crash",
+        "status) instead of the chosen crash signature; implies --same-crash",
     )
     add_signature_options(p)
     p.add_argument(

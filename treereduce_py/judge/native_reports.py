@@ -64,7 +64,7 @@ def sanitizer_reports(lines: list[str], inputs: Collection[str]) -> Iterator[Rep
             if access:
                 crash_type += f" {access}"
             yield Report("sanitizer report", crash_type, frames=_stack(lines, i + 1, inputs))
-        elif not line.startswith("panic: ") and (m := _UBSAN.search(line)):
+        elif "panic: runtime error" not in line and (m := _UBSAN.search(line)):  # not Go's
             what = m.group("what") if m.group("what") is not None else m.group("bare")
             where = m.group("where")
             file = file_of(where) if where else None
@@ -218,15 +218,17 @@ _GO_AT = re.compile(r"^\t(?P<where>\S+)")
 
 
 def go_panics(lines: list[str], inputs: Collection[str]) -> Iterator[Report]:
-    """Go panics: "panic: message" and the first goroutine's frames outside the runtime."""
+    """Go panics: "panic: message", then the first goroutine's frames outside the runtime."""
     for i, line in enumerate(lines):
         m = _GO_PANIC.match(line)
         if m is None:
             continue
-        frames: list[str] = []
         after = range(i + 1, min(i + 6, len(lines)))
         trace = [j for j in after if lines[j].startswith("goroutine ")]
-        for j in range(trace[0] + 1 if trace else len(lines), len(lines)):
+        if not trace:
+            continue  # "panic: ..." alone may be anyone's text; Go's is followed by its stacks
+        frames: list[str] = []
+        for j in range(trace[0] + 1, len(lines)):
             frame = lines[j]
             if not frame.strip() or frame.startswith("goroutine "):
                 break

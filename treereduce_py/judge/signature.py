@@ -173,7 +173,7 @@ def extract(
     if exit_code is not None and exit_code < 0:
         return CrashSignature(exit_code, None, f"signal {_signal_name(exit_code)}", names, frames)
     return first("first error message") or CrashSignature(
-        exit_code, None, "no signature line found", names, frames
+        exit_code, None, "no crash report found", names, frames
     )
 
 
