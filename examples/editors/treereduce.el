@@ -10,6 +10,8 @@
 ;;     --exit-code 1 --stderr-regex KeyError -- python3 @@
 ;; The text goes to treereduce-py on stdin and the result comes back on stdout. Emacs waits
 ;; until it is done (C-g stops it); the JSON progress events are kept in *treereduce-log*.
+;; The language is the major mode's (`treereduce-languages' maps the modes whose name differs);
+;; in `fundamental-mode' it is the file's extension, else treereduce-py reads the first line.
 ;; Load it from your init file: (load "/path/to/treereduce.el").
 
 (require 'json)
@@ -20,22 +22,40 @@
   "The treereduce-py executable.")
 
 (defvar treereduce-languages
-  '((c++-mode . "cpp") (c++-ts-mode . "cpp") (js-mode . "javascript") (sh-mode . "bash")
-    (emacs-lisp-mode . "elisp") (csharp-mode . "csharp"))
+  '((c++-mode . "cpp") (c++-ts-mode . "cpp") (js-mode . "javascript") (js-ts-mode . "javascript")
+    (js2-mode . "javascript") (js2-jsx-mode . "javascript") (js-jsx-mode . "javascript")
+    (rjsx-mode . "javascript") (typescript-tsx-mode . "tsx") (sh-mode . "bash")
+    (emacs-lisp-mode . "elisp") (lisp-interaction-mode . "elisp") (csharp-mode . "csharp")
+    (rustic-mode . "rust") (tuareg-mode . "ocaml") (caml-mode . "ocaml") (cperl-mode . "perl")
+    (enh-ruby-mode . "ruby") (makefile-gmake-mode . "make") (makefile-bsdmake-mode . "make")
+    (makefile-automake-mode . "make") (makefile-makepp-mode . "make")
+    (makefile-imake-mode . "make"))
   "Major modes whose tree-sitter language is not the mode's name without -mode/-ts-mode.")
 
 (defvar treereduce-history nil)
 
 (defun treereduce--language ()
-  "The tree-sitter language name for the current major mode."
-  (or (alist-get major-mode treereduce-languages)
-      (replace-regexp-in-string "\\(-ts\\)?-mode\\'" "" (symbol-name major-mode))))
+  "The language name for the current major mode, or nil to let treereduce-py guess."
+  (cond ((alist-get major-mode treereduce-languages))
+        ((eq major-mode 'fundamental-mode)
+         (let ((extension (and buffer-file-name (file-name-extension buffer-file-name))))
+           (and extension (not (string-empty-p extension)) extension)))
+        (t (replace-regexp-in-string "\\(-ts\\)?-mode\\'" "" (symbol-name major-mode)))))
 
 (defun treereduce--arguments (language test)
-  "Command-line arguments for reducing stdin to stdout in LANGUAGE with TEST (a string)."
-  (let ((words (split-string-and-unquote test)))
-    (append (list "-" "-l" language "-o" "-" "--json")
+  "Command-line arguments for reducing stdin to stdout in LANGUAGE (nil: treereduce-py
+guesses) with TEST (a string)."
+  ;; Quoted as a shell quotes ('a b', "a b", a\ b); Emacs 27 knows only "a b".
+  (let ((words (if (fboundp 'split-string-shell-command)
+                   (split-string-shell-command test)
+                 (split-string-and-unquote test))))
+    (append (list "-") (and language (list "-l" language)) (list "-o" "-" "--json")
             (if (member "--" words) words (cons "--same-crash" (cons "--" words))))))
+
+(defun treereduce--coding ()
+  "How the text goes to treereduce-py and comes back: as the file is saved, else UTF-8."
+  (let ((coding buffer-file-coding-system))
+    (if (and coding (not (eq (coding-system-base coding) 'undecided))) coding 'utf-8)))
 
 (defun treereduce--read-test ()
   (read-shell-command "Test command (@@ = the candidate): " nil 'treereduce-history))
@@ -45,14 +65,21 @@
 Replace it with the result, or show the result in *treereduce* when OTHER-BUFFER (the
 prefix argument) is non-nil. Signals an error, keeping the text, when the reduction fails."
   (interactive (list (region-beginning) (region-end) (treereduce--read-test) current-prefix-arg))
+  (unless (executable-find treereduce-program)
+    (user-error "treereduce: cannot run %s: not found on PATH (install it, or set `treereduce-program')"
+                treereduce-program))
   (let* ((language (treereduce--language))
+         (coding (treereduce--coding))
+         ;; A region that ends a line is replaced by text that ends one: not glued to the next.
+         (ends-line (and (< start end) (eq (char-before end) ?\n)))
          (stderr (make-temp-file "treereduce-stderr"))
          (out (generate-new-buffer " *treereduce-out*"))
          (source (current-buffer))
          (log ""))
     (unwind-protect
-        (let ((status (apply #'call-process-region start end treereduce-program nil
-                             (list out stderr) nil (treereduce--arguments language test))))
+        (let ((status (let ((coding-system-for-write coding) (coding-system-for-read coding))
+                        (apply #'call-process-region start end treereduce-program nil
+                               (list out stderr) nil (treereduce--arguments language test)))))
           (with-current-buffer (get-buffer-create "*treereduce-log*")
             (goto-char (point-max))
             (insert-file-contents stderr)
@@ -60,6 +87,10 @@ prefix argument) is non-nil. Signals an error, keeping the text, when the reduct
           (setq log (with-temp-buffer (insert-file-contents stderr) (buffer-string)))
           (unless (eq status 0)
             (error "treereduce-py failed (%s): %s" status (treereduce--first-error log)))
+          (with-current-buffer out
+            (when (and ends-line (> (buffer-size) 0) (not (eq (char-before (point-max)) ?\n)))
+              (goto-char (point-max))
+              (insert "\n")))
           (if other-buffer
               (with-current-buffer (get-buffer-create "*treereduce*")
                 (erase-buffer)
@@ -70,9 +101,12 @@ prefix argument) is non-nil. Signals an error, keeping the text, when the reduct
               (goto-char start)
               (delete-region start end)
               (insert-buffer-substring out)))
+          ;; Sizes in bytes as treereduce-py counted them (the text as saved), not characters.
           ;; Check the signature: a test that fails the same way on any input reduces to nothing.
-          (message "treereduce: %d -> %d bytes%s" (- end start) (buffer-size out)
-                   (let ((signature (alist-get 'signature (treereduce--event "start" log))))
+          (let ((stats (alist-get 'stats (treereduce--event "done" log)))
+                (signature (alist-get 'signature (treereduce--event "start" log))))
+            (message "treereduce: %s -> %s bytes%s" (alist-get 'original_size stats)
+                     (alist-get 'size stats)
                      (if (stringp signature) (concat "; kept " signature) ""))))
       (kill-buffer out)
       (delete-file stderr))))
