@@ -262,7 +262,7 @@ def test_c_compiler_warning(tmp_path: Path, compiler: tuple[str, ...]) -> None:
 
     succeeded(proc)
     assert source.read_bytes() == C_WARNING
-    result = tmp_path / "stats.reduced.c"
+    result = tmp_path / "reduced" / "stats.c"
     reduced = result.read_bytes()
     assert 0 < len(reduced) < len(C_WARNING) // 4, reduced
     again = run_tool([*test, result], tmp_path)
@@ -298,7 +298,7 @@ def test_javascript_type_error(tmp_path: Path) -> None:
 
     succeeded(proc)
     assert source.read_bytes() == JS_CART
-    result = tmp_path / "cart.reduced.js"
+    result = tmp_path / "reduced" / "cart.js"
     reduced = result.read_bytes()
     assert len(reduced) < len(JS_CART) * 30 // 100, reduced
     again = run_tool([node, result], tmp_path)
@@ -348,7 +348,8 @@ class TestExitCodes:
         assert "unknown language 'klingon'" in lines[0]
 
     def test_output_exists_without_force(self, tmp_path: Path, small: Path, quiet: bool) -> None:
-        existing = tmp_path / "small.reduced.py"
+        existing = tmp_path / "reduced" / "small.py"
+        existing.parent.mkdir()
         existing.write_bytes(b"keep me")
         proc = run_cli(self.args(quiet, small, "--", "true"), tmp_path, timeout=QUICK)
         lines = error_lines(proc, 2)
@@ -406,7 +407,7 @@ class TestExitCodes:
         assert "not interesting" in error
         assert PYTHON in error and "exited with 7" in error
         assert lines[-2:] == ["  stderr: first line", "  stderr: the compiler said no"]
-        assert not (tmp_path / "small.reduced.py").exists()
+        assert not (tmp_path / "reduced" / "small.py").exists()
         if quiet:
             assert len(lines) == 3
 
@@ -422,7 +423,7 @@ class TestExitCodes:
         if quiet:
             assert len(lines) == 1
         # The last result that passed (here the input itself) is kept.
-        assert (tmp_path / "small.reduced.py").read_bytes() == small.read_bytes()
+        assert (tmp_path / "reduced" / "small.py").read_bytes() == small.read_bytes()
 
     @pytest.mark.parametrize("command", ["no-such-command-4711", "./missing-script.sh"])
     def test_command_not_found(
@@ -587,7 +588,7 @@ def test_crlf_line_endings(tmp_path: Path) -> None:
 
     succeeded(proc)
     assert source.read_bytes() == text
-    result = tmp_path / "crlf.reduced.py"
+    result = tmp_path / "reduced" / "crlf.py"
     reduced = result.read_bytes()
     assert len(reduced) < len(text)
     assert py_raises(result, pattern, tmp_path)
@@ -611,7 +612,7 @@ def test_nul_byte(tmp_path: Path) -> None:
 
     succeeded(proc)
     assert source.read_bytes() == text
-    reduced = (tmp_path / "nul.reduced.py").read_bytes()
+    reduced = (tmp_path / "reduced" / "nul.py").read_bytes()
     assert b"\0" in reduced and b"MARKER" in reduced
     assert len(reduced) < len(text) // 4, reduced
 
@@ -633,7 +634,7 @@ def test_latin1_encoding(tmp_path: Path) -> None:
 
     succeeded(proc)
     assert source.read_bytes() == text
-    result = tmp_path / "latin.reduced.py"
+    result = tmp_path / "reduced" / "latin.py"
     reduced = result.read_bytes()
     assert b"caf\xe9" in reduced  # the bytes are kept as they are, never re-encoded
     assert len(reduced) < len(text)
@@ -647,7 +648,7 @@ def test_empty_interesting_file(tmp_path: Path) -> None:
     proc = run_cli([source, "--", *RUN_PY, "@@"], tmp_path)
 
     succeeded(proc)
-    assert (tmp_path / "empty.reduced.py").read_bytes() == b""
+    assert (tmp_path / "reduced" / "empty.py").read_bytes() == b""
 
 
 def test_empty_stdin(tmp_path: Path) -> None:
@@ -662,7 +663,7 @@ def test_empty_uninteresting_file(tmp_path: Path) -> None:
     source.write_bytes(b"")
     proc = run_cli([source, "--", "grep", "-q", "needle", "@@"], tmp_path)
     error_lines(proc, 3)
-    assert not (tmp_path / "empty.reduced.py").exists()
+    assert not (tmp_path / "reduced" / "empty.py").exists()
 
 
 def test_input_that_does_not_parse(tmp_path: Path) -> None:
@@ -677,7 +678,7 @@ def test_input_that_does_not_parse(tmp_path: Path) -> None:
     warnings = [line for line in err.splitlines() if "does not parse cleanly" in line]
     assert len(warnings) == 1, err
     assert warnings[0].startswith("treereduce-py: warning: "), err
-    reduced = (tmp_path / "bad.reduced.py").read_bytes()
+    reduced = (tmp_path / "reduced" / "bad.py").read_bytes()
     assert b"needle" in reduced
     assert len(reduced) < len(text) // 4, reduced
     assert source.read_bytes() == text
@@ -723,11 +724,12 @@ def test_default_output_next_to_input(tmp_path: Path) -> None:
     proc = run_cli(["../inputs/prog.py", "--", "grep", "-q", "needle", "@@"], work)
 
     succeeded(proc)
-    assert sorted(p.name for p in inputs.iterdir()) == [
-        "prog.py", "prog.reduced.py", "prog.reduced.py.treereduce.json"
+    assert sorted(p.name for p in inputs.iterdir()) == ["prog.py", "reduced"]
+    assert sorted(p.name for p in (inputs / "reduced").iterdir()) == [
+        "prog.py", "prog.py.treereduce.json"
     ]  # fmt: skip
     assert list(work.iterdir()) == []
-    reduced = (inputs / "prog.reduced.py").read_bytes()
+    reduced = (inputs / "reduced" / "prog.py").read_bytes()
     assert b"needle" in reduced and len(reduced) < len(text) // 2
     assert source.read_bytes() == text
 
@@ -744,7 +746,7 @@ def test_explicit_output_and_force(tmp_path: Path) -> None:
     succeeded(run_cli(args, tmp_path))
     first = out.read_bytes()
     assert b"needle" in first and len(first) < len(text) // 2
-    assert not (tmp_path / "prog.reduced.py").exists()
+    assert not (tmp_path / "reduced" / "prog.py").exists()
 
     out.write_bytes(b"stale")
     refused = run_cli(args, tmp_path)
@@ -804,7 +806,7 @@ def test_hanging_candidates_are_killed(tmp_path: Path) -> None:
     )
 
     succeeded(proc)
-    reduced = (tmp_path / "hang.reduced.py").read_bytes()
+    reduced = (tmp_path / "reduced" / "hang.py").read_bytes()
     assert b"keep" in reduced and len(reduced) < len(text)
     done = [e for e in json_events(proc.stderr) if e["event"] == "done"]
     assert len(done) == 1

@@ -31,15 +31,16 @@ def current_umask() -> int:
 @pytest.mark.parametrize(
     ("given", "expected"),
     [
-        ("crash.c", "crash.reduced.c"),
-        ("dir/sub/test.py", "dir/sub/test.reduced.py"),
-        ("/abs/x.rs", "/abs/x.reduced.rs"),
-        ("Makefile", "Makefile.reduced"),
-        ("a.tar.gz", "a.tar.reduced.gz"),
-        (".bashrc", ".bashrc.reduced"),
+        ("crash.c", "reduced/crash.c"),
+        ("dir/sub/test.py", "dir/sub/reduced/test.py"),
+        ("/abs/x.rs", "/abs/reduced/x.rs"),
+        ("Makefile", "reduced/Makefile"),
+        ("a.tar.gz", "reduced/a.tar.gz"),
+        (".bashrc", "reduced/.bashrc"),
+        ("reduced/Main.java", "reduced/reduced/Main.java"),
     ],
 )
-def test_default_output_path_inserts_reduced_before_the_extension(
+def test_default_output_path_keeps_the_file_name_in_a_reduced_directory(
     given: str, expected: str
 ) -> None:
     assert default_output_path(Path(given)) == Path(expected)

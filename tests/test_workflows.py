@@ -15,12 +15,14 @@ the one timing assertion is the `--max-time` budget, which the feature promises.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 import shlex
 import signal
 import subprocess
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +30,9 @@ from typing import Any
 
 import pytest
 from conftest import (
+    CLI,
     HANG,
+    PYTHON,
     QUICK,
     RUN_PY,
     cli_args,
@@ -440,9 +444,9 @@ def test_same_crash_python_exception_with_changing_paths(tmp_path: Path) -> None
     assert "exit 1 and 'ValueError: bad record" in sig, sig
     for volatile in ("/tmp", str(tmp_path), f"pid {os.getpid()}", "0x7"):
         assert volatile not in sig, sig
-    reduced = (tmp_path / "ledger.reduced.py").read_bytes()
+    reduced = (tmp_path / "reduced" / "ledger.py").read_bytes()
     assert len(reduced) < len(PY_LEDGER) * 85 // 100, reduced
-    again = run_tool([*RUN_PY, tmp_path / "ledger.reduced.py"], tmp_path)
+    again = run_tool([*RUN_PY, tmp_path / "reduced" / "ledger.py"], tmp_path)
     assert again.returncode == 1
     assert re.search(PY_LEDGER_RE, again.stderr), again.stderr
     assert source.read_bytes() == PY_LEDGER
@@ -466,7 +470,7 @@ def test_same_crash_c_segfault_at_run_time(tmp_path: Path, exec_: bool) -> None:
         assert "SIGSEGV" in sig, sig
     else:
         assert "exit 139 and 'Segmentation fault'" in sig, sig
-    result = tmp_path / "list.reduced.c"
+    result = tmp_path / "reduced" / "list.c"
     # The budget (for a short test) stops it early; it still removes much of the program.
     assert len(result.read_bytes()) < len(C_SEGV) * 85 // 100, result.read_bytes()
     built = run_tool([cc, "-w", "-O0", "-o", tmp_path / "again", result], tmp_path)
@@ -483,7 +487,7 @@ def test_same_crash_compiler_diagnostic_without_script(tmp_path: Path) -> None:
 
     sig = signature_line(succeeded(proc))
     assert "exit 1 and 'error: ‘scale’ undeclared" in sig, sig
-    result = tmp_path / "points.reduced.c"
+    result = tmp_path / "reduced" / "points.c"
     assert len(result.read_bytes()) < len(C_DIAG) // 4, result.read_bytes()
     again = run_tool([cc, "-c", "-o", os.devnull, result], tmp_path)
     assert again.returncode == 1
@@ -500,8 +504,8 @@ def test_signature_override_keeps_the_chosen_error(tmp_path: Path) -> None:
 
     sig = signature_line(succeeded(proc))
     assert regex in sig and "user --signature" in sig, sig
-    result = (tmp_path / "points.reduced.c").read_bytes()
-    again = run_tool([cc, "-c", "-o", os.devnull, tmp_path / "points.reduced.c"], tmp_path)
+    result = (tmp_path / "reduced" / "points.c").read_bytes()
+    again = run_tool([cc, "-c", "-o", os.devnull, tmp_path / "reduced" / "points.c"], tmp_path)
     assert again.returncode == 1 and re.search(regex, again.stderr.decode()), again.stderr
     # The default signature (the first error) would have kept `scale`; this one need not.
     assert b"scale" not in result, result
@@ -516,7 +520,7 @@ def test_signature_that_does_not_match_the_original(tmp_path: Path) -> None:
 
     assert proc.returncode == 3, proc.stderr
     assert b"not interesting" in proc.stderr
-    assert not (tmp_path / "points.reduced.c").exists()
+    assert not (tmp_path / "reduced" / "points.c").exists()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -716,6 +720,117 @@ def test_a_file_of_the_users_where_the_record_goes_is_left_alone(tmp_path: Path)
 
 
 # ---------------------------------------------------------------------------------------------
+# Records, reports and the default output name
+
+
+@pytest.mark.parametrize("output", [None, "out.py"], ids=["default-output", "explicit-output"])
+@pytest.mark.parametrize(
+    ("test", "code"),
+    [(["sh", "-c", "exit 1"], 3), (["no-such-command-4711", "@@"], 4)],
+    ids=["not-interesting", "cannot-start"],
+)
+def test_a_run_that_fails_its_first_test_leaves_no_record(
+    tmp_path: Path, output: str | None, test: list[str], code: int
+) -> None:
+    source = tmp_path / "prog.py"
+    source.write_text("keep = 1\n")
+    args: list[object] = [source, *(["-o", tmp_path / output] if output else []), "--", *test]
+
+    proc = run_cli(args, tmp_path)
+
+    assert proc.returncode == code, proc.stderr
+    # Neither the record nor the default output's directory: nothing for CI to upload.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["prog.py"]
+
+
+def test_interrupted_same_crash_report_names_the_signature(tmp_path: Path) -> None:
+    lines = "".join(f"value_{i} = {i}\n" for i in range(20))
+    source = tmp_path / "prog.py"
+    source.write_text(lines + 'raise ValueError("bad value")\n' + lines)
+    out = tmp_path / "out.py"
+    report = tmp_path / "report.json"
+    # Once the output has shrunk every test hangs: the run is surely caught mid-way.
+    hold = f"if [ -f {out} ] && [ $(wc -c < {out}) -lt {source.stat().st_size} ]; then sleep 60; fi"
+    test = ["sh", "-c", f'{hold}; exec "$0" -S "$1"', PYTHON, "@@"]
+    proc = subprocess.Popen(
+        cli_args([source, "-o", out, "--report", report, "--same-crash", "--timeout", "120",
+                  "--", *test]),
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        cwd=tmp_path,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )  # fmt: skip
+    signal_when(proc, lambda: out.exists() and out.stat().st_size < source.stat().st_size)
+
+    assert proc.returncode == 130
+    body = json.loads(report.read_text())
+    assert body["exit_code"] == 130 and body["reason"] == "interrupted", body
+    assert "ValueError: bad value" in body["signature"], body
+
+
+def test_a_usage_error_writes_no_report(tmp_path: Path) -> None:
+    # As docs/ci.md says: an error in the options or the input is found before the run starts.
+    report = tmp_path / "report.json"
+    proc = run_cli([tmp_path / "missing.rs", "--report", report, "--", "true"], tmp_path)
+    assert proc.returncode == 2 and b"no such file" in proc.stderr, proc.stderr
+    assert not report.exists()
+
+
+RUST_TYPE_ERROR = b"""\
+pub fn total(xs: &[i32]) -> i32 {
+    let mut sum = 0;
+    for x in xs {
+        sum += x;
+    }
+    sum
+}
+
+pub fn label() -> i32 {
+    let text: i32 = "seven";
+    text
+}
+"""
+
+
+def test_default_output_compiles_as_rust_under_its_name(tmp_path: Path) -> None:
+    rustc = which("rustc")
+    source = tmp_path / "crash.rs"
+    source.write_bytes(RUST_TYPE_ERROR)
+
+    succeeded(run_cli([source, "--same-crash", "--", rustc, "--crate-type", "lib", "@@"], tmp_path))
+
+    result = tmp_path / "reduced" / "crash.rs"
+    assert len(result.read_bytes()) < len(RUST_TYPE_ERROR) // 2, result.read_bytes()
+    # The same error, from the file as it is named: rustc takes the crate name from it.
+    again = run_tool([rustc, "--crate-type", "lib", "--out-dir", tmp_path, result], tmp_path)
+    assert again.returncode == 1, again.stderr
+    assert b"error[E0308]: mismatched types" in again.stderr, again.stderr
+    assert b"crate name" not in again.stderr, again.stderr
+
+
+def test_default_output_compiles_as_java_under_its_name(tmp_path: Path) -> None:
+    javac = which("javac")
+    source = tmp_path / "Main.java"
+    source.write_text(
+        "import java.util.List;\n\npublic class Main {\n    static int unused = 3;\n\n"
+        "    public static void main(String[] args) {\n        System.out.println(keep());\n"
+        "    }\n\n    static int keep() {\n        return 42;\n    }\n}\n"
+    )
+    classes = tmp_path / "classes"
+    # Interesting while it keeps `keep` and compiles: javac wants the public class in Main.java.
+    test = ["sh", "-c", f'grep -q keep "$1" && {javac} -d . "$1"', "sh", "@@"]
+
+    succeeded(run_cli([source, "--max-tests", "12", "--", *test], tmp_path))
+
+    result = tmp_path / "reduced" / "Main.java"
+    assert b"public class Main" in result.read_bytes(), result.read_bytes()
+    again = run_tool([javac, "-d", classes, result], tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert (classes / "Main.class").exists()
+
+
+# ---------------------------------------------------------------------------------------------
 # The CI and editor examples that docs/ci.md and docs/editors.md point to
 
 EXAMPLES = REPO / "examples"
@@ -746,6 +861,8 @@ def test_ci_examples_are_valid() -> None:
     runs = [step["run"].replace("\\\n", " ") for step in steps if "run" in step]
     lines = [line.strip() for run in runs for line in run.splitlines()]
     (command,) = [line for line in lines if line.startswith("treereduce-py ")]
+    command, _, tee = command.partition(" 2>&1 | ")
+    assert tee == "tee reduced/log.txt", tee  # the summary reads the error from there
     options, test = parse_cli_line(command, env)
     assert options.same_crash and options.max_time > 0 and options.report is not None
     assert test[0] == "rustc" and "@@.rs" in test
@@ -761,6 +878,123 @@ def test_ci_examples_are_valid() -> None:
     assert options.same_crash and options.max_time > 0 and options.report is not None
     assert job["artifacts"]["when"] == "always" and "reduced/" in job["artifacts"]["paths"]
     assert job["stage"] in gitlab["stages"]
+
+
+def check_jsonschema() -> Path:
+    """check-jsonschema, which vendors SchemaStore's schemas (no network needed)."""
+    found = Path(sys.executable).parent / "check-jsonschema"
+    if not found.exists():
+        pytest.skip("check-jsonschema is not installed (pip install check-jsonschema)")
+    return found
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [("github-reduce.yml", "github-workflows"), ("gitlab-reduce.yml", "gitlab-ci")],
+)
+def test_ci_examples_match_their_schemas(tmp_path: Path, name: str, schema: str) -> None:
+    checker = check_jsonschema()
+    example = EXAMPLES / "ci" / name
+    proc = run_tool([checker, "--builtin-schema", f"vendor.{schema}", example], tmp_path)
+    assert proc.returncode == 0, proc.stdout.decode() + proc.stderr.decode()
+
+    # The check can fail: the same file with a key its schema does not allow.
+    broken = tmp_path / name
+    broken.write_text(example.read_text() + "\nstages-typo: [reduce]\n")
+    proc = run_tool([checker, "--builtin-schema", f"vendor.{schema}", broken], tmp_path)
+    assert proc.returncode == 1, proc.stdout.decode() + proc.stderr.decode()
+
+
+# The first major of each action that runs on the Node 24 runtime (GitHub retired Node 20).
+NODE24_MAJORS = {
+    "actions/checkout": 5,
+    "actions/setup-python": 6,
+    "actions/download-artifact": 7,
+    "actions/upload-artifact": 6,
+}
+
+
+def test_ci_actions_run_on_a_current_node_runtime() -> None:
+    workflow = (EXAMPLES / "ci" / "github-reduce.yml").read_text()
+    docs = (REPO / "docs" / "ci.md").read_text()
+    used = re.findall(r"uses: ([\w-]+/[\w-]+)@v(\d+)", workflow + docs)
+    assert {name for name, _ in used} == set(NODE24_MAJORS), used
+    for name, major in used:
+        assert int(major) >= NODE24_MAJORS[name], f"{name}@v{major} runs on Node 20"
+
+
+def github_steps() -> dict[str, dict[str, Any]]:
+    yaml = pytest.importorskip("yaml", reason="PyYAML, to parse the CI examples")
+    github = yaml.safe_load((EXAMPLES / "ci" / "github-reduce.yml").read_text())
+    return {step.get("name", ""): step for step in github["jobs"]["reduce"]["steps"]}
+
+
+def run_github_steps(
+    workspace: Path, crash: bytes, reduce_seconds: str = "120"
+) -> tuple[subprocess.CompletedProcess[bytes], str]:
+    """Run the workflow's Reduce and Summary steps as a runner does (bash -e for `run:`, python
+    for `shell: python`), with `crash` as the downloaded crash/crash.rs; return the Reduce step's
+    process and the job summary it left."""
+    steps = github_steps()
+    reduce, summary = steps["Reduce (same crash, time budget)"], steps["Summary"]
+    assert "shell" not in reduce and summary["shell"] == "python"
+    (workspace / "crash").mkdir(parents=True)
+    (workspace / "crash" / "crash.rs").write_bytes(crash)
+    (workspace / "reduce.sh").write_text(reduce["run"])
+    (workspace / "summary.py").write_text(summary["run"])
+    summary_file = workspace / "summary.md"
+    env = {
+        **os.environ,
+        "PATH": f"{CLI.parent}{os.pathsep}{os.environ['PATH']}",
+        "REDUCE_SECONDS": reduce_seconds,
+        "GITHUB_STEP_SUMMARY": str(summary_file),
+    }
+    run = functools.partial(
+        subprocess.run, cwd=workspace, env=env, capture_output=True, stdin=subprocess.DEVNULL
+    )
+    reduced = run(["bash", "-e", "reduce.sh"], timeout=HANG)
+    written = run([PYTHON, "summary.py"], timeout=QUICK)
+    assert written.returncode == 0, written.stderr
+    return reduced, summary_file.read_text()
+
+
+def test_github_job_summary_of_a_reduction(tmp_path: Path) -> None:
+    which("rustc")
+    proc, summary = run_github_steps(tmp_path, RUST_TYPE_ERROR)
+
+    assert proc.returncode == 0, proc.stdout.decode()
+    result = (tmp_path / "reduced" / "crash.rs").read_bytes()
+    assert not result.endswith(b"\n"), "the case this checks: a result with no final newline"
+    lines = summary.splitlines()
+    assert lines[0] == "### Reduced crash" and "- signature: `exit 1 and 'error[E0308]" in summary
+    assert lines[-1] == "```" and lines[-2] == result.decode().splitlines()[-1], summary
+    assert lines[lines.index("```rust") + 1 : -1] == result.decode().splitlines(), summary
+    assert "None" not in summary and "failed" not in summary, summary
+    assert sorted(p.name for p in (tmp_path / "reduced").iterdir()) == [
+        "crash.rs", "crash.rs.treereduce.json", "log.txt", "report.json"
+    ]  # fmt: skip
+
+
+def test_github_job_summary_when_the_crash_does_not_reproduce(tmp_path: Path) -> None:
+    which("rustc")
+    proc, summary = run_github_steps(tmp_path, b"pub fn fine() -> i32 {\n    7\n}\n")
+
+    assert proc.returncode == 3, proc.stdout.decode()
+    assert "- failed (exit code 3)" in summary, summary
+    assert "treereduce-py: error: the original input is not interesting" in summary, summary
+    assert "None" not in summary and "signature" not in summary, summary
+    assert summary.count("```") % 2 == 0, summary
+    # What the upload step finds: the log and the report, no orphan record, no result.
+    assert sorted(p.name for p in (tmp_path / "reduced").iterdir()) == ["log.txt", "report.json"]
+
+
+def test_github_job_summary_of_a_usage_error(tmp_path: Path) -> None:
+    proc, summary = run_github_steps(tmp_path, RUST_TYPE_ERROR, reduce_seconds="soon")
+
+    assert proc.returncode == 2, proc.stdout.decode()
+    assert "- failed (exit code unknown: no report)" in summary, summary
+    assert "treereduce-py: error: argument --max-time" in summary, summary
+    assert "None" not in summary, summary
 
 
 def test_vscode_tasks_parse_and_run_real_options() -> None:

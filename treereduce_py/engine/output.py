@@ -25,9 +25,20 @@ class OutputError(Exception):
     """The output cannot be written (a one-line message naming the path)."""
 
 
+# The directory beside the input that the default output goes to.
+DEFAULT_OUTPUT_DIR = "reduced"
+
+
 def default_output_path(input_path: Path) -> Path:
-    """`NAME.reduced.EXT` next to the input (`crash.c` -> `crash.reduced.c`)."""
-    return input_path.with_name(f"{input_path.stem}.reduced{input_path.suffix}")
+    """The input's own file name in a `reduced/` directory beside it (`src/crash.rs` ->
+    `src/reduced/crash.rs`).
+
+    The file name is kept because some languages' tools read it: rustc takes the crate name
+    from it (`crash.reduced.rs` is not a valid one), javac wants a public class in a file of its
+    name, as do Erlang modules and GHC. The directory may not exist yet: the caller creates it
+    when it first writes there.
+    """
+    return input_path.parent / DEFAULT_OUTPUT_DIR / input_path.name
 
 
 def write_atomic(path: Path, data: bytes, mode: int | None = None) -> None:

@@ -19,7 +19,7 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
 
@@ -85,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("input", metavar="INPUT", help="the file to reduce ('-' reads stdin)")
     p.add_argument("-l", "--lang", help="language name (default: from the extension/shebang)")
     p.add_argument(
-        "-o", "--output", help="where to write the result (default NAME.reduced.EXT; '-': stdout)"
+        "-o",
+        "--output",
+        help="where to write the result (default: reduced/NAME.EXT beside the input; '-': stdout)",
     )
     p.add_argument("-f", "--force", action="store_true", help="overwrite an existing output file")
     p.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel tests")
@@ -398,8 +400,6 @@ def _run(
             raise UsageError("--resume needs the output file of an earlier run (-o PATH)")
         _check_record(output, record)
         start_from = output.read_bytes()
-    if output is not None:
-        write_record(output, record)
     criteria = Criteria(
         exit_codes=frozenset(args.exit_codes or [0]),
         stdout_regex=args.stdout_regex,
@@ -410,6 +410,8 @@ def _run(
     input_name = input_path.name if input_path is not None else f"input{_suffix_for(lang)}"
     preview.output, preview.source = output, source
     last = _LastStats(reporter, show_signature=not (args.json or args.quiet))
+    if output is not None:
+        last.on_checked = lambda: _claim_output(output, record)
     started = time.monotonic()
     report = _Report(args, command, lang, len(source), output)
     code = 1
@@ -471,6 +473,7 @@ def _run(
             reporter(events.Failure(f"interrupted after {elapsed:.1f} s; {where}", code))
             report.reason = "interrupted"
         finally:
+            report.signature = report.signature or last.signature  # also when interrupted
             if args.report is not None:
                 report.write(args.report, last.stats, code, time.monotonic() - started)
     reporter.close()
@@ -522,18 +525,26 @@ def _exit_code(e: Exception) -> int:
 
 
 class _LastStats:
-    """Passes events on to the reporter and remembers the latest statistics (for --report);
-    prints the crash signature of a --same-crash run (--json has it in the start event)."""
+    """Passes events on to the reporter and remembers the latest statistics and the crash
+    signature (for --report); prints the signature of a --same-crash run (--json has it in the
+    start event); calls `on_checked` once, at the first pass, when the original has passed."""
 
     def __init__(self, reporter: ui.Reporter, show_signature: bool) -> None:
         self.reporter = reporter
         self.show_signature = show_signature
         self.stats: events.Stats | None = None
+        self.signature: str | None = None
+        self.on_checked: Callable[[], None] | None = None
 
     def __call__(self, event: events.Event) -> None:
         stats = getattr(event, "stats", None)
         if isinstance(stats, events.Stats):
             self.stats = stats
+        if isinstance(event, events.Start):
+            self.signature = event.signature
+        if isinstance(event, events.PassChange) and self.on_checked is not None:
+            on_checked, self.on_checked = self.on_checked, None
+            on_checked()
         if isinstance(event, events.Start) and event.signature and self.show_signature:
             print(f"treereduce-py: crash signature: {event.signature}", file=sys.stderr)
         self.reporter(event)
@@ -618,6 +629,16 @@ def _run_record(
     }  # fmt: skip
 
 
+def _claim_output(output: Path, record: dict[str, object]) -> None:
+    """Once the original has passed (an output is sure to follow): make the default output's
+    directory and write the run's record, so a run that fails its first test leaves neither."""
+    try:
+        output.parent.mkdir(exist_ok=True)
+    except OSError as e:
+        raise OutputError(f"cannot create {output.parent}: {e.strerror or e}") from None
+    write_record(output, record)
+
+
 def _pattern_text(regex: object) -> str | None:
     """A criterion's regex (compiled over bytes by argparse) as text for the record."""
     pattern = getattr(regex, "pattern", regex)
@@ -700,8 +721,12 @@ def _output_path(option: str | None, input_path: Path | None, force: bool) -> Pa
         raise UsageError(f"{path} exists: pass --force to overwrite it, or -o another path")
     if path.is_dir():
         raise UsageError(f"the output {path} is a directory")
-    if not path.parent.exists():
-        raise UsageError(f"the output's directory does not exist: {path.parent}")
+    # The default output's directory (reduced/) is made once the original passes.
+    directory = path.parent.parent if option is None else path.parent
+    if not directory.exists():
+        raise UsageError(f"the output's directory does not exist: {directory}")
+    if option is None and path.parent.exists() and not path.parent.is_dir():
+        raise UsageError(f"cannot put the result in {path.parent}/: it is not a directory")
     return path
 
 
