@@ -15,7 +15,6 @@ the one timing assertion is the `--max-time` budget, which the feature promises.
 
 from __future__ import annotations
 
-import functools
 import json
 import os
 import re
@@ -949,11 +948,15 @@ def run_github_steps(
         "REDUCE_SECONDS": reduce_seconds,
         "GITHUB_STEP_SUMMARY": str(summary_file),
     }
-    run = functools.partial(
-        subprocess.run, cwd=workspace, env=env, capture_output=True, stdin=subprocess.DEVNULL
-    )
-    reduced = run(["bash", "-e", "reduce.sh"], timeout=HANG)
-    written = run([PYTHON, "summary.py"], timeout=QUICK)
+
+    def run(args: list[str], timeout: float) -> subprocess.CompletedProcess[bytes]:
+        return subprocess.run(
+            args, cwd=workspace, env=env, capture_output=True, stdin=subprocess.DEVNULL,
+            timeout=timeout,
+        )  # fmt: skip
+
+    reduced = run(["bash", "-e", "reduce.sh"], HANG)
+    written = run([PYTHON, "summary.py"], QUICK)
     assert written.returncode == 0, written.stderr
     return reduced, summary_file.read_text()
 
