@@ -709,11 +709,7 @@ def _language(name: str | None, path: Path | None, data: bytes) -> str:
             return languages.canonical(name)
     except languages.UnknownLanguage as e:
         raise UsageError(str(e)) from None
-    detected = languages.detect(path, data)
-    if detected is None:
-        what = path if path is not None else "standard input"
-        raise UsageError(f"cannot tell the language of {what}: name it with -l/--lang")
-    return detected
+    return languages.detect_kind(path, data)
 
 
 def _output_path(option: str | None, input_path: Path | None, force: bool) -> Path | None:

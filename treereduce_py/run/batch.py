@@ -386,10 +386,7 @@ class Batch:
         if g.timed_out:
             self._finish(g, "skipped", "a timeout is not reduced: give a test that checks for it")
             return
-        lang = self.language or languages.detect(source, source.read_bytes())
-        if lang is None:
-            self._finish(g, "skipped", f"cannot tell the language of {source} (give -l LANG)")
-            return
+        lang = self.language or languages.detect_kind(source, source.read_bytes())
         g.output = f"{g.slug}{source.suffix}"
         g.status = "reducing"
         self.emit(g.event(elapsed=self._elapsed()))
