@@ -4,6 +4,7 @@ a binary file with real tests."""
 
 from __future__ import annotations
 
+import itertools
 from pathlib import Path
 
 from conftest import PYTHON, run_cli, run_tool
@@ -26,7 +27,7 @@ def check_table(table: NodeTable) -> None:
     for i in range(n):
         kids = list(table.children(i))
         assert all(table.parent[k] == i for k in kids)
-        assert all(table.end[a] <= table.start[b] for a, b in zip(kids, kids[1:], strict=False))
+        assert all(table.end[a] <= table.start[b] for a, b in itertools.pairwise(kids))
         assert table.last[i] == (table.last[kids[-1]] if kids else i)
 
 
