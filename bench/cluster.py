@@ -9,6 +9,15 @@
    padded by a sleep: `batch -j 1` against `batch -j 4`. The number of reductions must equal the
    number of signatures, and the 4-worker wall time should be at most 0.35x the 1-worker one.
 
+3. A fuzzer's crash folder (issue 32): bench/fuzz/make_crashes.py runs a seeded mutation fuzzer
+   against bench/fuzz/records.c built with AddressSanitizer and keeps its crashes as AFL++ and
+   libFuzzer name them (extensionless binary files, several per crash with other bytes, beside
+   AFL++'s README.txt and .state). `batch -j 2` and `batch --cluster local:4` reduce the folder
+   with the target itself as the command; recorded: the groups against the fuzzer's ground truth
+   (ASan's bug kind and top frame of each file), each output re-run (same kind and frame, and
+   smaller than its group's smallest input), and the wall time. `--only fuzz` runs this alone
+   and keeps the other results in cluster.json.
+
 Sleep-padded tests need no CPU, so the ratios measure the tool's parallelism, not the machine.
 Results go to bench/results/cluster.json, stamped with the commit; bench/report.py renders them.
 """
@@ -145,20 +154,85 @@ def batch(work: Path, inputs: int) -> dict[str, Any]:
     }
 
 
+FUZZ = Path(__file__).resolve().parent / "fuzz"
+
+
+def fuzz_folder(work: Path) -> dict[str, Any]:
+    """Batch on a fuzzer's crash folder of an ASan-built target, locally and on a cluster."""
+    sys.path.insert(0, str(FUZZ))
+    from make_crashes import run_records  # the fuzzer's own crash reader: the ground truth
+
+    os.environ["ASAN_OPTIONS"] = "detect_leaks=0"
+    target = work / "records"
+    subprocess.run(
+        ["gcc", "-g", "-O0", "-fsanitize=address", "-fno-omit-frame-pointer",
+         str(FUZZ / "records.c"), "-o", str(target)],
+        check=True,
+    )  # fmt: skip
+    subprocess.run(
+        [sys.executable, str(FUZZ / "make_crashes.py"), str(work / "findings"), "--target",
+         "records", "--binary", str(target), "--execs", "1000", "--expect", str(work / "truth")],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    truth = json.loads((work / "truth").read_text())
+    runs = {}
+    for name, where in (("-j 2", ["-j", "2"]), ("--cluster local:4", ["--cluster", "local:4"])):
+        out = work / name.replace(" ", "").replace(":", "").replace("-", "")
+        args = ["batch", "-o", str(out), *where, "-q", str(work / "findings" / "crashes")]
+        wall = timed([*args, "--", str(target), "@@"], work)
+        summary = json.loads((out / "summary.json").read_text())
+        groups = []
+        for g in summary["groups"]:
+            kinds = sorted({truth[Path(m).name] for m in g["members"]})
+            smallest = min(Path(m).stat().st_size for m in g["members"])
+            again = run_records(target, (out / g["output"]).read_bytes())
+            groups.append(
+                {
+                    "signature": g["signature"], "members": len(g["members"]), "kinds": kinds,
+                    "smallest_input": smallest, "reduced": g["final_size"], "tests": g["tests"],
+                    "seconds": g["seconds"], "status": g["status"],
+                    "still_crashes": again is not None and ":".join(again) == kinds[0],
+                }
+            )  # fmt: skip
+        runs[name] = {
+            "wall": round(wall, 2),
+            "files": len(truth),
+            "distinct_crashes": len(set(truth.values())),
+            "skipped": len(summary["skipped"]),
+            "groups": groups,
+        }
+    met = all(
+        r["distinct_crashes"] == len(r["groups"])
+        and all(len(g["kinds"]) == 1 and g["still_crashes"] for g in r["groups"])
+        and all(
+            g["reduced"] is not None and g["reduced"] < g["smallest_input"] for g in r["groups"]
+        )
+        for r in runs.values()
+    )
+    return {"runs": runs, "met": met}
+
+
 def main() -> int:
+    only_fuzz = sys.argv[1:] == ["--only", "fuzz"]
     work = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
+    stored = RESULTS / "cluster.json"
     try:
         (work / "one").mkdir()
         (work / "batch").mkdir()
-        result = {
-            **stamp(),
-            "one_reduction": one_reduction(work / "one"),
-            "batch": batch(work / "batch", 36),
-        }
+        (work / "fuzz").mkdir()
+        if only_fuzz and stored.exists():
+            result = {**json.loads(stored.read_text()), "fuzz_folder_stamp": stamp()}
+        else:
+            result = {
+                **stamp(),
+                "one_reduction": one_reduction(work / "one"),
+                "batch": batch(work / "batch", 36),
+            }
+        result["fuzz_folder"] = fuzz_folder(work / "fuzz")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     RESULTS.mkdir(exist_ok=True)
-    (RESULTS / "cluster.json").write_text(json.dumps(result, indent=1) + "\n")
+    stored.write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
     return 0
 

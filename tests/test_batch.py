@@ -110,3 +110,127 @@ def test_shared_slots_are_taken_before_a_candidate_is_built(tmp_path: Path) -> N
         result = api.reduce(source.encode(), language="python", test=oracle, jobs=4, rename=False)
     assert result.reduced.strip() in (b"keep", b"keep = 1")
     assert result.stats.interesting > 3 and result.stats.commit_retries == 0, result.stats
+
+
+# ---------------------------------------------------------------------------------------------
+# The command's contract, fuzzers' folders, and a batch that has nothing to reduce
+
+
+def test_a_crash_folder_is_read_as_a_fuzzer_leaves_it(tmp_path: Path) -> None:
+    crashes = tmp_path / "crashes"
+    crashes.mkdir()
+    for name in ("id:000000,sig:06,src:000001,op:havoc,rep:2", "crash-0123abcd", "README.txt"):
+        (crashes / name).write_bytes(b"\x00PK\x03\x04")
+    (crashes / ".state").mkdir()
+    (crashes / ".state" / "auto_extras").write_bytes(b"")
+    (crashes / "deeper").mkdir()
+    (crashes / "deeper" / "crash-feed").write_bytes(b"x")
+    inputs, skipped = batch.expand_inputs([str(crashes)])
+    assert [p.name for p in inputs] == [
+        "crash-0123abcd",
+        "id:000000,sig:06,src:000001,op:havoc,rep:2",
+    ]
+    assert {s.path.name: s.reason.split()[0] for s in skipped} == {
+        ".state": "hidden",
+        "README.txt": "AFL++'s",
+        "deeper": "a",
+    }
+    inputs, skipped = batch.expand_inputs([str(crashes)], recursive=True)
+    assert "crash-feed" in [p.name for p in inputs]
+    assert [s.path.name for s in skipped] == [".state", "README.txt"]
+    # README.txt is an input where no AFL++ file stands beside it.
+    (crashes / "id:000000,sig:06,src:000001,op:havoc,rep:2").unlink()
+    assert "README.txt" in [p.name for p in batch.expand_inputs([str(crashes)])[0]]
+
+
+def test_a_batch_where_nothing_crashes_says_which_contract_the_command_follows(
+    tmp_path: Path,
+) -> None:
+    made = corpus(tmp_path / "crashes", 1)
+    # The user's "still crashes" test: exit 0 while the program raises KeyError, as for one file.
+    test = tmp_path / "still.sh"
+    test.write_text(f'#!/bin/sh\n{PYTHON} -S "$1" 2>&1 | grep -q KeyError\n')
+    test.chmod(0o755)
+    only_clean = tmp_path / "clean"
+    only_clean.mkdir()
+    made["clean"][0].rename(only_clean / "ok.py")
+    proc = run_cli(["batch", "-o", "out", "clean", "--", PYTHON, "-S", "@@"], tmp_path)
+    assert proc.returncode == 3, proc.stderr.decode()
+    assert b"no input crashed" in proc.stderr and b"--test-mode interesting" in proc.stderr
+    assert not (tmp_path / "out").exists()
+    # The crashing program run as if it were a test: nothing is interesting, and it says why.
+    args = ["batch", "-o", "out", "--test-mode", "interesting", "crashes", "--"]
+    proc = run_cli([*args, PYTHON, "-S", "@@"], tmp_path)
+    assert proc.returncode == 3 and b"leave out --test-mode interesting" in proc.stderr
+    # The test as a test: one group (its output is swallowed, so nothing tells crashes apart),
+    # reduced to a program that still passes it.
+    proc = run_cli([*args, str(test), "@@"], tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["mode"] == "interesting" and len(summary["groups"]) == 1
+    (g,) = summary["groups"]
+    assert g["status"] == "done" and g["members"] == [
+        str(made["keyerror"][0].relative_to(tmp_path))
+    ]
+    assert run_tool([test, tmp_path / "out" / g["output"]], tmp_path).returncode == 0
+
+
+def test_interesting_mode_groups_by_the_crash_the_test_lets_through(tmp_path: Path) -> None:
+    made = corpus(tmp_path / "crashes", 2)
+    test = tmp_path / "crashes.sh"  # exit 0 on any crash; the traceback goes through
+    test.write_text(f'#!/bin/sh\n! {PYTHON} -S "$1"\n')
+    test.chmod(0o755)
+    args = ["batch", "-o", "out", "-j", 2, "--test-mode", "interesting", "--same-crash", "-q"]
+    proc = run_cli([*args, "crashes", "--", test, "@@"], tmp_path)
+    assert proc.returncode == 0, proc.stderr.decode()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert len(summary["groups"]) == 3 and len(summary["clean"]) == 2
+    for g in summary["groups"]:
+        assert g["status"] == "done" and g["final_size"] < g["original_size"]
+        reduced = tmp_path / "out" / g["output"]
+        smallest = tmp_path / g["members"][0]
+        again = run_tool([PYTHON, "-S", reduced], tmp_path)
+        original = run_tool([PYTHON, "-S", smallest], tmp_path)
+        # The same crash: the group's signature (its type; values in the message may change).
+        kind = original.stderr.splitlines()[-1].split(b":")[0]
+        assert again.stderr.splitlines()[-1].split(b":")[0] == kind
+        assert kind.decode() in g["signature"]
+    accounted = sum(len(g["members"]) for g in summary["groups"]) + len(summary["clean"])
+    assert accounted == summary["inputs"] == sum(len(v) for v in made.values())
+
+
+def test_inputs_that_all_fail_as_an_empty_file_does_blame_the_command(tmp_path: Path) -> None:
+    corpus(tmp_path / "crashes", 1)
+    (tmp_path / "target.py").write_text("import sys\nopen(sys.argv[1]).read()\n")
+    # target.py without ./ is looked for in the test's private directory: python exits 2.
+    proc = run_cli(["batch", "-o", "out", "crashes", "--", PYTHON, "target.py", "@@"], tmp_path)
+    assert proc.returncode == 3, proc.stderr.decode()
+    assert b"fail exactly as an empty file does" in proc.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_skipped_groups_are_said_and_do_not_exit_zero(tmp_path: Path) -> None:
+    folder = tmp_path / "crashes"
+    folder.mkdir()
+    (folder / "crash-1").write_bytes(b"\xff\xfe boom")  # no extension, no grammar to detect
+    (folder / "crash-2").write_bytes(b"\xff boom")
+    (folder / "fine").write_bytes(b"\xff quiet")
+    test = ["sh", "-c", 'grep -q boom "$1" && echo "fatal: boom" >&2 && exit 1; exit 0', "sh"]
+    proc = run_cli(["batch", "-o", "out", "-q", "crashes", "--", *test, "@@"], tmp_path)
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    (g,) = summary["groups"]
+    if g["status"] == "skipped":  # no front end reads this input: said, counted, not exit 0
+        assert proc.returncode == 8 and b"skipped" in proc.stderr
+        assert g["message"]
+    else:
+        assert g["status"] == "done" and proc.returncode == 0
+    assert summary["clean"] == ["crashes/fine"] and len(g["members"]) == 2
+
+
+def test_batch_help_and_its_options(tmp_path: Path) -> None:
+    proc = run_cli(["batch", "-h"], tmp_path)
+    assert (
+        proc.returncode == 0
+        and b"--test-mode" in proc.stdout
+        and b"program under test" in proc.stdout
+    )

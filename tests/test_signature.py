@@ -993,7 +993,8 @@ def test_live_batch_groups_the_fuzzers_crash_files_by_stack(tmp_path: Path) -> N
     typed = []
     for path in crashes:
         with CommandOracle(argv, input_name=path.name, timeout=60) as oracle:
-            typed.append(batch.classify(path, oracle, key=r"^([\w.]+)(?::|$)"))
+            keying = batch.Keying(key=r"^([\w.]+)(?::|$)")
+            typed.append(batch.classify(path, oracle, keying))
     assert len(batch.group(typed)[0]) == 4
 
 

@@ -118,7 +118,8 @@ class Failure:
 @dataclass(frozen=True)
 class GroupUpdate:
     """Batch mode: a group of inputs with one crash signature changed status (queued, reducing,
-    done, failed, skipped); `size` is the reduced size once known."""
+    done, failed, skipped); `size` is the reduced size once known; `message` says why a group
+    failed or was skipped."""
 
     group: str
     signature: str
@@ -128,6 +129,7 @@ class GroupUpdate:
     size: int | None
     tests: int = 0
     elapsed: float = 0.0
+    message: str = ""
     kind: str = field(default="group", init=False)
 
 

@@ -47,12 +47,13 @@ EXIT_CODES = {
     0: "success: the result is written and passed a final re-test",
     1: "internal error",
     2: "usage error (bad option, missing or unreadable input, unknown language, output exists)",
-    3: "the original input is not interesting: fix the test first",
+    3: "the original input is not interesting: fix the test first (batch: no input shows a "
+    "crash, or all fail as an empty file does)",
     4: "the test cannot be started (command not found or not executable, or no Dask scheduler "
     "answers at the --cluster address, or distributed is not installed)",
     5: "the final result failed its re-test (the test is not deterministic?)",
     7: "--cluster: the cluster went away during the run; the best result so far is on disk",
-    8: "batch: some groups could not be reduced (summary.md says why)",
+    8: "batch: some groups could not be reduced or were skipped (summary.md says why)",
     130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk",
 }
 
@@ -298,14 +299,33 @@ def build_batch_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="treereduce-py batch",
         usage="treereduce-py batch [-o OUTDIR] [options] INPUT... -- COMMAND [ARG...]",
-        description="Run COMMAND on every INPUT (files, directories, globs), group the crashing "
+        description="Run COMMAND on every INPUT (files, folders, globs), group the crashing "
         "ones by crash signature, and reduce the smallest input of each group (--same-crash). "
-        "Writes OUTDIR/<signature>.<ext>, summary.json and summary.md.",
+        "Writes OUTDIR/<signature>.<ext>, summary.json and summary.md. By default COMMAND is "
+        "the program under test (--test-mode crash): a non-zero exit or a crash message is the "
+        "crash, so pass the crashing program itself (e.g. `-- ./fuzz_target @@`). With "
+        "--test-mode interesting, COMMAND is a test that exits 0 while the input still shows "
+        "its crash, as for a single reduction. Without @@ the input is COMMAND's stdin.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT")
     p.add_argument("-o", "--outdir", type=Path, default=Path("reduced"), help="default: reduced")
+    p.add_argument(
+        "--test-mode",
+        choices=batch.TEST_MODES,
+        default="crash",
+        help="crash: COMMAND is the program under test (default); interesting: COMMAND exits 0 "
+        "while the input still shows its crash",
+    )
+    p.add_argument("-l", "--lang", help="the language of every input (default: detected)")
+    p.add_argument(
+        "--same-crash",
+        action="store_true",
+        help="with --test-mode interesting, also keep the crash message the test prints "
+        "(always on in crash mode)",
+    )
+    p.add_argument("-r", "--recursive", action="store_true", help="go into folders' folders")
     p.add_argument("-j", "--jobs", type=_positive_int, help="tests in flight, over all groups")
     p.add_argument("--timeout", type=_positive_float, help="seconds per test (default: adaptive)")
     p.add_argument("--max-time", type=_positive_float, metavar="SECS", help="per reduction")
@@ -323,6 +343,8 @@ def build_batch_parser() -> argparse.ArgumentParser:
 def batch_main(args_list: list[str]) -> int:
     """`treereduce-py batch`: see batch.py."""
     if "--" not in args_list:
+        if {"-h", "--help"} & set(args_list):
+            build_batch_parser().parse_args(["-h"])
         build_batch_parser().error("missing the test command: put it after '--'")
     cut = args_list.index("--")
     args = build_batch_parser().parse_args(args_list[:cut])
@@ -331,18 +353,19 @@ def batch_main(args_list: list[str]) -> int:
     reporter = ui.make_batch_reporter(mode)
     conn = None
     try:
-        inputs = batch.expand_inputs(args.inputs)
+        inputs, skipped = batch.expand_inputs(args.inputs, recursive=args.recursive)
         if not command:
             raise UsageError("missing the test command after '--'")
+        lang = None if args.lang is None else _language(args.lang, None, b"")
         conn = open_cluster(args)
         jobs = args.jobs or os.cpu_count() or 1
 
-        def make_oracle(name: str) -> CommandOracle:
+        def make_oracle(name: str, criteria: Criteria) -> CommandOracle:
             if conn is None:
-                return CommandOracle(command, Criteria(), timeout=args.timeout, input_name=name)
+                return CommandOracle(command, criteria, timeout=args.timeout, input_name=name)
             return cluster.ClusterOracle(
                 command,
-                Criteria(),
+                criteria,
                 cluster=conn,
                 uploads=args.cluster_upload,
                 timeout=args.timeout,
@@ -368,9 +391,13 @@ def batch_main(args_list: list[str]) -> int:
             emit=reporter,
             resume=args.resume,
             command=command,
+            mode=args.test_mode,
+            language=lang,
+            same_crash=args.same_crash,
+            skipped=skipped,
         )
         groups, _ = run.run()
-        code = 8 if any(g.status == "failed" for g in groups) else 0
+        code = 8 if any(g.status in ("failed", "skipped") for g in groups) else 0
     except (UsageError, OutputError) as e:
         code = 2
         reporter(events.Failure(str(e), code))
@@ -703,11 +730,7 @@ def _language(name: str | None, path: Path | None, data: bytes) -> str:
             return languages.canonical(name)
     except languages.UnknownLanguage as e:
         raise UsageError(str(e)) from None
-    detected = languages.detect(path, data)
-    if detected is None:
-        what = path if path is not None else "standard input"
-        raise UsageError(f"cannot tell the language of {what}: name it with -l/--lang")
-    return detected
+    return languages.detect_kind(path, data)
 
 
 def _output_path(option: str | None, input_path: Path | None, force: bool) -> Path | None:

@@ -24,6 +24,7 @@ import typing
 import tree_sitter
 import tree_sitter_language_pack as _pack
 
+from treereduce_py.lang import frontends
 from treereduce_py.lang.language_table import (
     ALIASES,
     CASED_EXTENSIONS,
@@ -109,8 +110,11 @@ def canonical(name: str) -> str:
     Accepts the pack's names, the dialects read through one of its grammars (`smtlib`), common
     aliases (`js`, `c++`, `golang`, `C#`, `yml`, ...), usual
     extensions without the dot (`rs`, `kts`), in any case, with `-`, `_` or spaces interchangeable.
+    `text` and `bytes` name the front ends for inputs without a grammar (frontends.py).
     Raises UnknownLanguage (a ValueError) otherwise, suggesting close names when there are some.
     """
+    if name.strip().lower() in frontends.GRAMMARLESS:
+        return name.strip().lower()
     found = _lookup(name)
     if found is None:
         raise UnknownLanguage(name, _suggestions(name))
@@ -237,6 +241,12 @@ def _from_content(data: bytes) -> str | None:
     if line.startswith("<?xml"):
         return "xml"
     return None
+
+
+def detect_kind(path: str | os.PathLike[str] | None, data: bytes) -> str:
+    """`detect`'s grammar, or else the front end for an input without one: `text` for UTF-8
+    without NUL bytes, `bytes` for anything else. Never raises."""
+    return detect(path, data) or frontends.kind_of(data)
 
 
 def detect(path: str | os.PathLike[str] | None, data: bytes) -> str | None:

@@ -8,6 +8,18 @@ member of each group is reduced with same-crash semantics, several groups at onc
 `OUTDIR/<signature-slug>.<ext>`, with `summary.json` (rewritten after every group, which is what
 `resume` reads) and `summary.md`. A timeout is a group too, but same-crash cannot reduce it: it
 is listed, not reduced.
+
+The command has one of two contracts (`TestMode`). In `crash` mode (the default) it is the
+program under test: a non-zero exit or a crash message is the crash. In `interesting` mode it is
+the user's test, as for a single reduction: exit 0 means the input still shows its crash, and
+the groups come from the crash messages the test lets through (one group when it prints none).
+The wrong contract would fail silently (every input "clean"), so a batch in which nothing
+crashes ends with an error that names the other mode, and one whose inputs all fail exactly as
+an empty file does ends with an error that says the command, not the inputs, is failing.
+
+Inputs are taken as fuzzers leave them: every regular file of a folder (below it too with
+`recursive`), extensionless and binary included; hidden entries (AFL++'s `.state`) and AFL++'s
+`README.txt` beside its `id:...` files are skipped, and every skipped entry is said and counted.
 """
 
 from __future__ import annotations
@@ -22,12 +34,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 from treereduce_py import events
 from treereduce_py.engine.output import write_atomic
 from treereduce_py.judge import signature
 from treereduce_py.judge.errors import BadOptions, ReduceError
-from treereduce_py.judge.oracle import CommandOracle, OracleStartError
+from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError, Verdict
+from treereduce_py.judge.signature import CrashSignature
 from treereduce_py.lang import languages
 from treereduce_py.run import api
 
@@ -35,8 +49,27 @@ SUMMARY_VERSION = 1
 # The golden run of each original gets this long unless --timeout says otherwise.
 FIRST_RUN_TIMEOUT = 300.0
 
-# Makes the oracle for one input file name (locally or on a cluster).
-OracleFactory = Callable[[str], CommandOracle]
+# Makes the oracle for one input file name with these criteria (locally or on a cluster).
+OracleFactory = Callable[[str, Criteria], CommandOracle]
+
+# What the command's exit says: "crash", it is the program under test (a non-zero exit or a
+# crash message is the crash); "interesting", it is the user's test (exit 0: still crashes).
+TestMode = Literal["crash", "interesting"]
+TEST_MODES: tuple[str, ...] = get_args(TestMode)
+
+
+class NothingToReduce(ReduceError):
+    """No input shows a crash to reduce, or all of them fail as an empty file does."""
+
+    exit_code = 3
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry of an input folder that is not an input, and why."""
+
+    path: Path
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -47,6 +80,8 @@ class Crash:
     size: int
     key: str | None
     description: str = ""
+    exit_code: int | None = None
+    sig: CrashSignature | None = None
 
 
 @dataclass
@@ -64,6 +99,7 @@ class Group:
     seconds: float = 0.0
     message: str = ""
     timed_out: bool = False
+    sig: CrashSignature | None = None
 
     def event(self, size: int | None = None, elapsed: float = 0.0) -> events.GroupUpdate:
         return events.GroupUpdate(
@@ -75,52 +111,106 @@ class Group:
             size=self.final_size if size is None else size,
             tests=self.tests,
             elapsed=elapsed,
+            message=self.message,
         )
 
 
-def expand_inputs(patterns: Sequence[str]) -> list[Path]:
-    """Files named, files under directories named (recursively, hidden ones skipped), and
-    glob matches; sorted, each once. Raises BadOptions naming a pattern that matches nothing."""
+def expand_inputs(
+    patterns: Sequence[str], *, recursive: bool = False
+) -> tuple[list[Path], list[Skipped]]:
+    """Files named, the files of folders named (and below them with `recursive`), and glob
+    matches, sorted, each once; and the entries of those folders that are skipped, with why.
+    Raises BadOptions naming a pattern that matches no input."""
     found: dict[Path, None] = {}
+    skipped: list[Skipped] = []
     for pattern in patterns:
         path = Path(pattern)
         if path.is_file():
             matches = [path]
         elif path.is_dir():
-            matches = sorted(
-                p
-                for p in path.rglob("*")
-                if p.is_file()
-                and not any(part.startswith(".") for part in p.relative_to(path).parts)
-            )
+            matches = _folder_inputs(path, recursive, skipped)
         else:
             matches = sorted(p for p in Path().glob(pattern) if p.is_file()) if pattern else []
         if not matches:
             raise BadOptions(f"no input matches {pattern!r}")
         found.update(dict.fromkeys(matches))
-    return list(found)
+    return list(found), skipped
 
 
-def classify(
-    path: Path,
-    oracle: CommandOracle,
-    frames: int = signature.DEFAULT_FRAMES,
-    key: str | None = None,
-) -> Crash:
-    """Run the original once; its crash key (None when it runs cleanly), the signature of
-    `--same-crash` with `frames` top frames (or the user's `key` regex)."""
+def _folder_inputs(folder: Path, recursive: bool, skipped: list[Skipped]) -> list[Path]:
+    """A folder's inputs as a fuzzer leaves them; what is not an input goes to `skipped`."""
+    entries = sorted(folder.iterdir())
+    afl = any(e.name.startswith("id:") for e in entries)
+    inputs: list[Path] = []
+    for entry in entries:
+        if entry.name.startswith("."):
+            skipped.append(Skipped(entry, "hidden"))
+        elif afl and entry.name == "README.txt":
+            skipped.append(Skipped(entry, "AFL++'s note on the folder, not a crash"))
+        elif entry.is_dir():
+            if recursive:
+                inputs += _folder_inputs(entry, recursive, skipped)
+            else:
+                skipped.append(Skipped(entry, "a folder (--recursive goes into folders)"))
+        elif entry.is_file():
+            inputs.append(entry)
+        else:
+            skipped.append(Skipped(entry, "not a regular file"))
+    return inputs
+
+
+def _input_names(oracle: CommandOracle) -> list[str]:
+    stem = Path(oracle.input_name).stem
+    return [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
+
+
+@dataclass(frozen=True)
+class Keying:
+    """How runs are told apart: the test's contract, and the signature's frames or the user's
+    own key regex (signature.extract's)."""
+
+    mode: TestMode = "crash"
+    frames: int = signature.DEFAULT_FRAMES
+    key: str | None = None
+
+
+def classify(path: Path, oracle: CommandOracle, keying: Keying = Keying()) -> Crash:
+    """Run the original once; its crash key (None when it shows no crash to reduce), the
+    signature of `--same-crash` with `keying`'s frames (or the user's key regex)."""
     data = path.read_bytes()
     run = oracle.check(data, threading.get_ident(), capture=True)
+    return crash_of(path, len(data), run, oracle, keying)
+
+
+def crash_of(path: Path, size: int, run: Verdict, oracle: CommandOracle, keying: Keying) -> Crash:
+    """What one run says of its input (see TestMode and Keying)."""
+    mode = keying.mode
     if run.timed_out:
-        return Crash(path, len(data), "timeout", f"timed out after {oracle.timeout} s")
-    stem = Path(oracle.input_name).stem
-    names = [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
+        return Crash(path, size, "timeout", f"timed out after {oracle.timeout} s")
     sig = signature.extract(
-        run.exit_code, run.stdout, run.stderr, input_names=names, frames=frames, key_regex=key
+        run.exit_code,
+        run.stdout,
+        run.stderr,
+        input_names=_input_names(oracle),
+        frames=keying.frames,
+        key_regex=keying.key,
     )
+    if mode == "interesting":
+        if run.exit_code != 0:
+            return Crash(path, size, None, _status(run), run.exit_code)
+        if sig.line is None:
+            return Crash(path, size, "interesting", "interesting to the test", 0)
+        return Crash(path, size, f"0\n{sig.line}", sig.describe(), 0, sig)
     if run.exit_code == 0 and sig.line is None:
-        return Crash(path, len(data), None)
-    return Crash(path, len(data), f"{sig.exit_code}\n{sig.line}", sig.describe())
+        return Crash(path, size, None, _status(run), 0)
+    return Crash(path, size, f"{sig.exit_code}\n{sig.line}", sig.describe(), run.exit_code, sig)
+
+
+def _status(run: Verdict) -> str:
+    """A run's exit status and the last line of its stderr, for the diagnosis of a batch."""
+    lines = run.stderr.decode(errors="replace").strip().splitlines()
+    last = f": {lines[-1].strip()[:160]}" if lines else ""
+    return f"exit {run.exit_code}{last}"
 
 
 def slug(crash: Crash) -> str:
@@ -149,7 +239,12 @@ def group(crashes: Sequence[Crash]) -> tuple[list[Group], list[Path]]:
         timed_out = first.key == "timeout"
         groups.append(
             Group(
-                slug(first), first.description, paths, original_size=first.size, timed_out=timed_out
+                slug(first),
+                first.description,
+                paths,
+                original_size=first.size,
+                timed_out=timed_out,
+                sig=first.sig,
             )
         )
     groups.sort(key=lambda g: g.slug)
@@ -170,8 +265,19 @@ class Batch:
         emit: events.EventSink,
         resume: bool = False,
         command: Sequence[str] = (),
+        mode: TestMode = "crash",
+        language: str | None = None,
+        same_crash: bool = False,
+        skipped: Sequence[Skipped] = (),
     ) -> None:
         self.inputs = list(inputs)
+        self.mode: TestMode = mode
+        self.keying = Keying(mode, options.signature_frames, options.signature_regex)
+        self.language = language
+        # In crash mode a group is always reduced to its crash; in interesting mode the test
+        # decides, and same_crash also keeps the crash message the test let through.
+        self.same_crash = same_crash or mode == "crash"
+        self.skipped = list(skipped)
         self.outdir = outdir
         self.make_oracle = make_oracle
         self.jobs = jobs
@@ -185,11 +291,16 @@ class Batch:
         self._lock = threading.Lock()
 
     def run(self) -> tuple[list[Group], list[Path]]:
-        """Classify, group, reduce; raises OracleStartError when the command cannot start."""
-        self.outdir.mkdir(parents=True, exist_ok=True)
+        """Classify, group, reduce; raises OracleStartError when the command cannot start and
+        NothingToReduce when no input shows a crash (or all fail as an empty file does)."""
+        for s in self.skipped:
+            self.emit(events.Notice(f"skipped {s.path}: {s.reason}"))
         with concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-batch") as pool:
             crashes = list(pool.map(self._classify, self.inputs))
+            self._diagnose(crashes)
             self.groups, self.clean = group(crashes)
+            self._warn_status_only()
+            self.outdir.mkdir(parents=True, exist_ok=True)
             self._restore_finished()
             for g in self.groups:
                 self.emit(g.event(elapsed=self._elapsed()))
@@ -206,11 +317,57 @@ class Batch:
         return time.monotonic() - self.started
 
     def _classify(self, path: Path) -> Crash:
-        with self.make_oracle(path.name) as oracle:
+        with self.make_oracle(path.name, Criteria()) as oracle:
             oracle.timeout = self.options.timeout or FIRST_RUN_TIMEOUT
-            return classify(
-                path, oracle, self.options.signature_frames, self.options.signature_regex
+            return classify(path, oracle, self.keying)
+
+    def _diagnose(self, crashes: Sequence[Crash]) -> None:
+        """Refuse a batch with nothing to reduce, saying which contract the command seems to
+        follow; or whose inputs all fail exactly as an empty file does."""
+        shown = [c for c in crashes if c.key is not None]
+        if not shown:
+            self._nothing_crashed(crashes)
+        if len(crashes) < 2 or len(shown) < len(crashes) or len({c.key for c in shown}) > 1:
+            return
+        with self.make_oracle(crashes[0].path.name, Criteria()) as oracle:
+            oracle.timeout = self.options.timeout or FIRST_RUN_TIMEOUT
+            run = oracle.check(b"", 0, capture=True)
+            empty = crash_of(Path(""), 0, run, oracle, self.keying)
+        if empty.key == shown[0].key:
+            raise NothingToReduce(
+                f"all {len(crashes)} inputs fail exactly as an empty file does "
+                f"({shown[0].description}): the command fails, not the inputs (a script named "
+                "without ./ or a full path is looked for in the test's private directory)"
             )
+
+    def _warn_status_only(self) -> None:
+        """A crash group known by a plain exit status, beside inputs that exit 0, is what a
+        "still crashes" test run in crash mode looks like: say so once."""
+        plain = [g for g in self.groups if g.sig is not None and g.sig.line is None]
+        plain = [g for g in plain if g.sig is not None and (g.sig.exit_code or 0) > 0]
+        if self.mode == "crash" and plain and self.clean:
+            self.emit(
+                events.Notice(
+                    f"{len(plain)} group(s) are told apart only by an exit status, with no crash "
+                    f"message, and {len(self.clean)} inputs exit 0: if the command is a test "
+                    "that exits 0 while the crash is there, use --test-mode interesting"
+                )
+            )
+
+    def _nothing_crashed(self, crashes: Sequence[Crash]) -> None:
+        n = len(crashes)
+        codes = sorted({str(c.exit_code) for c in crashes})
+        if self.mode == "crash":
+            raise NothingToReduce(
+                f"no input crashed the command (all {n} exited {' or '.join(codes)} without a "
+                "crash message); batch runs it as the program under test. If it is a test that "
+                "exits 0 while the crash is still there, add --test-mode interesting"
+            )
+        raise NothingToReduce(
+            f"the test found no input interesting (all {n} exited {' or '.join(codes)}, and "
+            f"--test-mode interesting counts only exit 0; e.g. {crashes[0].description}). If "
+            "the command is the crashing program itself, leave out --test-mode interesting"
+        )
 
     def _restore_finished(self) -> None:
         """With resume: groups whose result is already on disk keep their old entry."""
@@ -229,22 +386,24 @@ class Batch:
         if g.timed_out:
             self._finish(g, "skipped", "a timeout is not reduced: give a test that checks for it")
             return
-        lang = languages.detect(source, source.read_bytes())
-        if lang is None:
-            self._finish(g, "skipped", f"cannot tell the language of {source}")
-            return
+        lang = self.language or languages.detect_kind(source, source.read_bytes())
         g.output = f"{g.slug}{source.suffix}"
         g.status = "reducing"
         self.emit(g.event(elapsed=self._elapsed()))
         started = time.monotonic()
+        keep_crash = self.same_crash and g.sig is not None and self.mode == "interesting"
+        criteria = Criteria(extra=g.sig.matches) if keep_crash and g.sig else Criteria()
         options = dataclasses.replace(
-            self.options, jobs=self.jobs, same_crash=True, output=self.outdir / g.output
+            self.options,
+            jobs=self.jobs,
+            same_crash=self.mode == "crash",
+            output=self.outdir / g.output,
         )
 
         def forward(event: events.Event) -> None:
             self.emit(events.Grouped(g.slug, event, elapsed=self._elapsed()))
 
-        with self.make_oracle(source.name) as oracle:
+        with self.make_oracle(source.name, criteria) as oracle:
             oracle.slots = slots
             try:
                 result = api.reduce(
@@ -265,6 +424,8 @@ class Batch:
     def _finish(self, g: Group, status: str, message: str = "") -> None:
         g.status, g.message = status, message
         self.emit(g.event(elapsed=self._elapsed()))
+        if status in ("skipped", "failed"):
+            self.emit(events.Notice(f"{g.slug}: {status}: {message}"))
         self._write_summary()
 
     def _write_summary(self) -> None:
@@ -272,23 +433,34 @@ class Batch:
             body = {
                 "version": SUMMARY_VERSION,
                 "command": list(self.command),
-                "groups": [
-                    {**dataclasses.asdict(g), "members": [str(p) for p in g.members]}
-                    for g in self.groups
-                ],
+                "mode": self.mode,
+                "inputs": len(self.inputs),
+                "groups": [_group_json(g) for g in self.groups],
                 "clean": [str(p) for p in self.clean],
+                "skipped": [{"path": str(s.path), "reason": s.reason} for s in self.skipped],
                 "wall_time": round(self._elapsed(), 3),
             }
             write_atomic(self.outdir / "summary.json", (json.dumps(body, indent=2) + "\n").encode())
-            write_atomic(
-                self.outdir / "summary.md", summary_markdown(self.groups, self.clean).encode()
-            )
+            markdown = summary_markdown(self.groups, self.clean, self.skipped)
+            write_atomic(self.outdir / "summary.md", markdown.encode())
 
 
-def summary_markdown(groups: Sequence[Group], clean: Sequence[Path]) -> str:
-    """summary.md: one row per group, then the inputs that did not crash."""
+def _group_json(g: Group) -> dict[str, object]:
+    body = {f.name: getattr(g, f.name) for f in dataclasses.fields(g) if f.name != "sig"}
+    return {**body, "members": [str(p) for p in g.members]}
+
+
+def summary_markdown(
+    groups: Sequence[Group], clean: Sequence[Path], skipped: Sequence[Skipped] = ()
+) -> str:
+    """summary.md: one row per group, then the inputs that did not crash and what was skipped;
+    every file given is in exactly one of the three."""
+    files = sum(len(g.members) for g in groups) + len(clean) + len(skipped)
     lines = [
         "# Batch reduction",
+        "",
+        f"{files} entries: {sum(len(g.members) for g in groups)} crashing in {len(groups)} "
+        f"groups, {len(clean)} not crashing, {len(skipped)} skipped.",
         "",
         "| signature | members | reduced from | original | final | tests | time | result |",
         "|---|---:|---|---:|---:|---:|---:|---|",
@@ -303,4 +475,7 @@ def summary_markdown(groups: Sequence[Group], clean: Sequence[Path]) -> str:
         )
     lines += ["", f"Not crashing ({len(clean)}):", ""]
     lines += [f"- {p}" for p in clean] or ["(none)"]
+    if skipped:
+        lines += ["", f"Skipped ({len(skipped)}):", ""]
+        lines += [f"- {s.path}: {s.reason}" for s in skipped]
     return "\n".join(lines) + "\n"

@@ -30,7 +30,7 @@ from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, Re
 from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Counters, Judge, Patience, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
-from treereduce_py.lang import languages
+from treereduce_py.lang import frontends, languages
 from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.run.options import FIRST_RUN_TIMEOUT, ReduceOptions
 from treereduce_py.transform import whitespace
@@ -151,9 +151,15 @@ class Session:
         `rename`), each stage's list schedule replaced by `list_algorithm` when one is given."""
         o = self.options
         stages = STRATEGIES[o.strategy].stages
-        stages += (POLISH_STAGES if o.polish else ()) + (
-            (RENAME_STAGE, MERGE_STAGE) if o.rename else ()
-        )
+        if frontends.is_grammarless(self.lang):
+            # No names to rename without a grammar; bytes have no lines or tokens either.
+            polish = POLISH_STAGES if o.polish and self.lang == frontends.TEXT else ()
+            stages = tuple(s for s in stages if s.planner_kind not in ("rename", "merge"))
+            stages += polish
+        else:
+            stages += (POLISH_STAGES if o.polish else ()) + (
+                (RENAME_STAGE, MERGE_STAGE) if o.rename else ()
+            )
         if o.list_algorithm is None:
             return stages
         if not any("schedule" in s.honours for s in stages):
@@ -240,6 +246,10 @@ class Session:
         self.phase = "parse"
         size = len(self.source)
         self.emit(events.PassChange(0, self.phase, size, elapsed=self.elapsed()))
+        if frontends.is_grammarless(self.lang):
+            how = "lines, indentation and brackets" if self.lang == "text" else "chunks of bytes"
+            self.emit(events.Notice(f"no grammar for this input: reduced as {self.lang} ({how})"))
+            return
         tree = languages.parse_in_chunks(languages.new_parser(self.lang), self.source)
         self.parsed = (self.source, tree)  # the first pass reuses it: no second parse
         errors = count_errors(tree)
@@ -287,6 +297,8 @@ class Session:
         (already done) or without polish."""
         if not (self.options.polish and self.judge.syntax_strict):
             return False
+        if frontends.is_grammarless(self.lang):
+            return False  # nothing is checked: the token stages already ran unchecked
         tokens = len(NodeTable.from_tokens(self.best.data))
         c = self.judge.counters
         if not endgame_fits(tokens, c.test_seconds / max(c.tests, 1) / self.jobs, self.elapsed()):
@@ -334,7 +346,7 @@ class Session:
             )
             planner = stage.planner(table, facts, self.options.p0)
             changed = engine.run_pass(table, planner, self.options.deterministic)
-            if tree is None:
+            if tree is None and not frontends.is_grammarless(self.lang):
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
                 return
@@ -350,9 +362,12 @@ class Session:
                 self.pass_number, self.phase, len(self.best.data), elapsed=self.elapsed()
             )
         )
+        if self.lang == frontends.BYTES:
+            return
         for tidy in TIDIERS:
             self.offer(tidy(self.best.data))
-        whitespace.minimize(self.best.data, self.lang, self.offer)
+        if not frontends.is_grammarless(self.lang):
+            whitespace.minimize(self.best.data, self.lang, self.offer)
 
     def polish(self) -> None:
         """The user's formatter, kept only if still interesting (a readable result)."""
@@ -421,6 +436,8 @@ class Session:
         its deletions left (about 1 KB of a 1.7 KB C result): its tidied text is tested as the
         final test instead, and kept if interesting. True when it was."""
         tidied = tidy_whitespace(self.best.data)
+        if self.lang == frontends.BYTES:
+            return False
         if reason == "fixpoint" or not self.options.polish or tidied == self.best.data:
             return False
         verdict = self.oracle.check(tidied, 0)
@@ -483,6 +500,11 @@ def prepare(
     items, lists of them first, so the text shrinks geometrically from the first candidates; the
     tree is then not returned (None) and is freed, and the pass goes unchecked (`CutsOnly`).
     """
+    if frontends.is_grammarless(lang):
+        if stage.table in ("lines", "tokens"):
+            flat = NodeTable.from_lines if stage.table == "lines" else NodeTable.from_tokens
+            return flat(text), SyntaxFacts(), None
+        return frontends.table(lang, text), SyntaxFacts(), None
     if tree is None:
         tree = languages.new_parser(lang).parse(text)
     if stage.table == "lines":
