@@ -473,6 +473,8 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
         cli_args([source, "-o", out, "-j", "2", "--", *test, pids]), cwd=tmp_path,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(temp)},
+        # A shell running pytest in the background ignores SIGINT, and a child inherits that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )  # fmt: skip
     stdout, stderr = signal_when(
         proc,
