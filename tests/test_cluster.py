@@ -119,8 +119,7 @@ def test_cancel_kills_running_remote_tests(local: cluster.Cluster, tmp_path: Pat
         assert answers and not answers[0].interesting  # type: ignore[attr-defined]
         _wait_for(lambda: not _alive(int(pids.read_text())))
         oracle.resume()
-        oracle.timeout = 0.3
-        assert oracle.check(b"").timed_out  # it ran again after resume
+        assert oracle.check(b"", timeout=0.3).timed_out  # it ran again after resume
 
 
 def test_killed_worker_retries_its_test_once(local: cluster.Cluster, tmp_path: Path) -> None:
