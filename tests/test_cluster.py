@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, QUICK, needle_program, run_cli, succeeded
 
-from treereduce_py.judge.oracle import CommandOracle, Criteria
+from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle
 from treereduce_py.run import api
 
 distributed = pytest.importorskip(
@@ -79,6 +79,12 @@ def test_remote_verdicts_are_the_local_ones(local: cluster.Cluster, tmp_path: Pa
             a, b = here.check(candidate, capture=True), there.check(candidate, capture=True)
             assert (a.interesting, a.exit_code, a.stderr) == (b.interesting, b.exit_code, b.stderr)
         assert there.check(b"boom").interesting and not there.check(b"no").interesting
+
+
+def test_a_cluster_oracle_is_an_oracle(local: cluster.Cluster) -> None:
+    with cluster.ClusterOracle(["true"], Criteria(), cluster=local, input_name="a.rs") as oracle:
+        checked: Oracle = oracle  # mypy: the protocol, statically
+        assert isinstance(checked, Oracle) and checked.input_names() == ("a.rs",)
 
 
 def test_remote_timeout_kills_the_whole_group(local: cluster.Cluster, tmp_path: Path) -> None:

@@ -30,6 +30,7 @@ from treereduce_py.judge.oracle import (
     Verdict,
     as_oracle,
 )
+from treereduce_py.judge.slots import Slotted
 
 T = TypeVar("T")
 # Generous limit that only detects hangs; never a performance assertion.
@@ -655,6 +656,19 @@ def test_rejudged_judges_the_runs_by_other_criteria(
     assert same_crash.input_names() == crashes.input_names() == ("input",)
     same_crash.cancel()
     assert same_crash.check(b"boom") == CANCELLED
+
+
+def test_every_oracle_follows_the_protocol() -> None:
+    with CommandOracle(["true"]) as command:
+        # Typed as the protocol: mypy checks each against it, isinstance at run time.
+        oracles: list[Oracle] = [
+            command,
+            CallableOracle(lambda c: True),
+            Rejudged(command, Criteria()),
+            Slotted(command, threading.Semaphore(1)),
+        ]
+        assert all(isinstance(oracle, Oracle) for oracle in oracles)
+        assert all(oracle.check(b"", timeout=5).interesting for oracle in oracles)
 
 
 def test_a_test_is_a_predicate_or_an_oracle() -> None:

@@ -383,7 +383,8 @@ class Session:
         return verdict is not None and self.committer.commit(verdict)
 
     def format(self, command: Sequence[str]) -> None:
-        """Run the formatter through the oracle's runner (candidate on stdin, text on stdout)."""
+        """Run the formatter as a command (candidate on stdin, text on stdout); its text is
+        committed if the judge finds it interesting (it may be larger: it is for reading)."""
         runner = CommandOracle(command, Criteria())
         try:
             done = runner.check(self.best.data, 0, timeout=FORMAT_TIMEOUT, capture=True)
