@@ -286,7 +286,7 @@ def test_the_start_up_parse_is_pass_0_before_the_first_pass() -> None:
 
 
 def test_patience_is_a_multiple_of_the_slowest_interesting_test_within_the_limit() -> None:
-    from treereduce_py.judge.judge import Patience
+    from treereduce_py.judge.timeouts import Patience
 
     assert Patience(limit=30.0, slowest=0.1).seconds() == 1.0  # the floor
     assert Patience(limit=30.0, slowest=0.5).seconds() == 2.5

@@ -11,6 +11,7 @@ from conftest import PYTHON, run_cli, run_tool
 
 from treereduce_py.judge import signature
 from treereduce_py.judge.oracle import CommandOracle
+from treereduce_py.judge.slots import Slotted
 from treereduce_py.run import api, batch
 
 BUGS = {
@@ -104,10 +105,9 @@ def test_shared_slots_are_taken_before_a_candidate_is_built(tmp_path: Path) -> N
     # success would need a merge. Taken before the candidate is built, one slot among four
     # workers means every candidate is built on the current state: no success is ever stale.
     source = "".join(f"def f{j}(x):\n    return x + {j}\n\n\n" for j in range(30)) + "keep = 1\n"
-    oracle = CommandOracle(["sh", "-c", 'grep -q keep "$1"', "sh", "@@"])
-    oracle.slots = threading.Semaphore(1)
-    with oracle:
-        result = api.reduce(source.encode(), language="python", test=oracle, jobs=4, rename=False)
+    with CommandOracle(["sh", "-c", 'grep -q keep "$1"', "sh", "@@"]) as oracle:
+        one_slot = Slotted(oracle, threading.Semaphore(1))
+        result = api.reduce(source.encode(), language="python", test=one_slot, jobs=4, rename=False)
     assert result.reduced.strip() in (b"keep", b"keep = 1")
     assert result.stats.interesting > 3 and result.stats.commit_retries == 0, result.stats
 

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from treereduce_py.edit.edits import Edits, Span, apply, diff, render, shifts, spans_since
 from treereduce_py.judge import check
 from treereduce_py.judge.check import SyntaxCheck
-from treereduce_py.judge.judge import Budget, Counters, Judge, Order
+from treereduce_py.judge.judge import Judge, Order
 from treereduce_py.judge.oracle import CallableOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable, count_errors
@@ -265,13 +265,13 @@ def test_a_broken_candidate_is_never_interesting_whatever_the_order(check_first:
         tested.append(candidate)
         return True
 
-    judge = Judge(
-        CallableOracle(always), "c", syntax_strict=True, budget=Budget(), counters=Counters()
-    )
+    judge = Judge(CallableOracle(always), "c", syntax_strict=True)
     judge.order.check_first = lambda: check_first  # type: ignore[method-assign]
-    assert not judge(b"int f( {", 0)
-    assert judge.counters.syntax_rejections == 1
+    ask = judge.for_pass(check=SyntaxCheck("c"), max_errors=0)
+    assert ask(b"int f( {", 0) is None
+    assert judge.counts().syntax_rejections == 1
     assert tested == ([] if check_first else [b"int f( {"])
-    assert not judge(b"int f( {", 0)  # from the cache now
-    assert judge.counters.syntax_rejections == 1
-    assert judge(b"int x;", 0)
+    assert ask(b"int f( {", 0) is None  # from the cache now
+    assert judge.counts().syntax_rejections == 1
+    verdict = ask(b"int x;", 0)
+    assert verdict is not None and verdict.candidate == b"int x;"

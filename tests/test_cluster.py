@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, QUICK, needle_program, run_cli, succeeded
 
-from treereduce_py.judge.oracle import CommandOracle, Criteria
+from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle
 from treereduce_py.run import api
 
 distributed = pytest.importorskip(
@@ -81,6 +81,12 @@ def test_remote_verdicts_are_the_local_ones(local: cluster.Cluster, tmp_path: Pa
         assert there.check(b"boom").interesting and not there.check(b"no").interesting
 
 
+def test_a_cluster_oracle_is_an_oracle(local: cluster.Cluster) -> None:
+    with cluster.ClusterOracle(["true"], Criteria(), cluster=local, input_name="a.rs") as oracle:
+        checked: Oracle = oracle  # mypy: the protocol, statically
+        assert isinstance(checked, Oracle) and checked.input_names() == ("a.rs",)
+
+
 def test_remote_timeout_kills_the_whole_group(local: cluster.Cluster, tmp_path: Path) -> None:
     pids = tmp_path / "pids"
     argv = ["sh", "-c", f"sleep 30 & echo $! > {pids}; wait"]
@@ -119,8 +125,7 @@ def test_cancel_kills_running_remote_tests(local: cluster.Cluster, tmp_path: Pat
         assert answers and not answers[0].interesting  # type: ignore[attr-defined]
         _wait_for(lambda: not _alive(int(pids.read_text())))
         oracle.resume()
-        oracle.timeout = 0.3
-        assert oracle.check(b"").timed_out  # it ran again after resume
+        assert oracle.check(b"", timeout=0.3).timed_out  # it ran again after resume
 
 
 def test_killed_worker_retries_its_test_once(local: cluster.Cluster, tmp_path: Path) -> None:

@@ -15,9 +15,11 @@ from hypothesis import strategies as st
 from treereduce_py import events
 from treereduce_py.edit.edits import Edits
 from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
-from treereduce_py.engine.engine import MERGE_PRIORITY, Engine, _Merge, _Pass
+from treereduce_py.engine.commit import Committer
+from treereduce_py.engine.engine import MERGE_PRIORITY, Engine, _Merge, _Parallel
 from treereduce_py.engine.output import BestSoFar
-from treereduce_py.judge.judge import Budget, Counters, Judge, Stopped
+from treereduce_py.judge.check import SyntaxCheck
+from treereduce_py.judge.judge import Budget, Counts, Judge, PassJudge, Stopped
 from treereduce_py.judge.oracle import CallableOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
@@ -57,13 +59,11 @@ class Run:
         text: bytes = LINES,
         max_tests: int | None = None,
     ) -> None:
-        self.counters = Counters()
         self.judge = Judge(
             CallableOracle(predicate),
             "python",
             syntax_strict=False,
             budget=Budget(max_tests=max_tests),
-            counters=self.counters,
         )
         self.best = BestSoFar(None, text)
         self.offered: list[bytes] = []
@@ -75,13 +75,23 @@ class Run:
 
         self.best.offer = record  # type: ignore[method-assign]
         self.table = NodeTable.from_lines(text)
-        self.engine = Engine(self.judge, self.best, jobs, lambda _e: None, self.stats)
+        committer = Committer(self.judge, self.best, lambda _e: None, self.stats)
+        self.engine = Engine(self.judge, committer, jobs, lambda _e: None, self.stats)
+
+    @property
+    def counters(self) -> Counts:
+        return self.judge.counts()
 
     def stats(self) -> events.Stats:
         return events.Stats(original_size=0, size=len(self.best.data))
 
+    def ask(self) -> PassJudge:
+        """The judge as a pass over this run's table asks it."""
+        return self.judge.for_pass(check=SyntaxCheck("python"), max_errors=0)
+
     def run(self, planner: Planner | None = None, deterministic: bool = False) -> bool:
-        return self.engine.run_pass(self.table, planner or EachLine(self.table), deterministic)
+        planner = planner or EachLine(self.table)
+        return self.engine.run_pass(self.table, planner, self.ask(), deterministic)
 
 
 def keeps(*needles: bytes, sleep: float = 0.0) -> Callable[[bytes], bool]:
@@ -217,10 +227,12 @@ def test_deterministic_mode_reports_progress_while_a_slow_test_runs() -> None:
             seen.extend(event.stats.running)
 
     run = Run(slow_once, jobs=2)
-    running = run.judge.running
+    judge = run.judge
     run.engine.emit = sink
     run.engine.stats = lambda: events.Stats(
-        original_size=0, size=0, running=tuple(time.monotonic() - t for t in running.values())
+        original_size=0,
+        size=0,
+        running=tuple(time.monotonic() - t for t in judge.counts().running_since),
     )
     run.engine.progress_interval = 0.05
     run.run(deterministic=True)
@@ -294,7 +306,7 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     run = Run(keeps(keep), jobs=2)
     planner = EachLine(run.table)
     lines = list(run.table.children(0))
-    run_pass = _Pass(run.engine, run.table, planner)
+    run_pass = _Parallel(run.engine, run.table, planner, run.ask())
     run_pass.heap = type(run_pass.heap)()  # only what the test puts there
     run_pass.pending = [Delete(lines[1]), Delete(lines[2])]
     run_pass.merging = True

@@ -16,15 +16,21 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from treereduce_py.judge import oracle as oracle_module
+import treereduce_py
+from treereduce_py.judge import process
 from treereduce_py.judge.oracle import (
+    CANCELLED,
     CallableOracle,
     CommandOracle,
     Criteria,
     Oracle,
+    OracleBase,
     OracleStartError,
+    Rejudged,
     Verdict,
+    as_oracle,
 )
+from treereduce_py.judge.slots import Slotted
 
 T = TypeVar("T")
 # Generous limit that only detects hangs; never a performance assertion.
@@ -499,9 +505,8 @@ def test_timeout_kills_grandchildren(
     # The wrapper and its grandchild ignore SIGTERM, so only the SIGKILL that follows stops them.
     script = 'trap "" TERM; sleep 30 & echo $! > "$1"; wait'
     oracle = make_oracle(sh(script, str(pid_file)))
-    oracle.timeout = 0.5
     try:
-        verdict = within(HANG, lambda: oracle.check(b""))
+        verdict = within(HANG, lambda: oracle.check(b"", timeout=0.5))
         assert verdict.timed_out and not verdict.interesting and verdict.exit_code is None
         assert wait_gone(int(pid_file.read_text()))
     finally:
@@ -566,7 +571,6 @@ def test_cancel_kills_running_tests_and_stops_later_checks(
         assert all(v.exit_code is None and not v.timed_out for v in verdicts)
         assert all(wait_gone(int(p.read_text())) for p in pid_files)
         marker = tmp_path / "ran"
-        oracle.timeout = None
         later = within(HANG, lambda: oracle.check(bytes(marker)))
         assert not later.interesting and not marker.exists()
     finally:
@@ -620,16 +624,87 @@ def test_without_pidfd_the_polling_fallback_works(
     make_oracle: Callable[..., CommandOracle], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Platforms without pidfd_open wait by polling; the behaviour must not change.
-    monkeypatch.setattr(oracle_module, "_pidfd", lambda pid: -1)
+    monkeypatch.setattr(process, "_pidfd", lambda pid: -1)
     criteria = Criteria(exit_codes=frozenset({4}), stdout_regex=re.compile(b"hi"))
     assert make_oracle(sh("echo hi; exit 4"), criteria).check(b"").interesting
     assert not make_oracle(sh("echo ho; exit 4"), criteria).check(b"").interesting
     pid_file = tmp_path / "pid"
     oracle = make_oracle(sh('trap "" TERM; sleep 30 & echo $! > "$1"; wait', str(pid_file)))
-    oracle.timeout = 0.3
     try:
-        verdict = within(HANG, lambda: oracle.check(b""))
+        verdict = within(HANG, lambda: oracle.check(b"", timeout=0.3))
         assert verdict.timed_out and not verdict.interesting
         assert wait_gone(int(pid_file.read_text()))
     finally:
         kill_if_alive(pid_file)
+
+
+# --- Oracles made of oracles, and a new one -------------------------------------------------
+
+
+def test_rejudged_judges_the_runs_by_other_criteria(
+    make_oracle: Callable[..., CommandOracle],
+) -> None:
+    # The command's own criteria (exit 0) never hold; the golden run's criteria replace them.
+    crashes = make_oracle(sh('grep -q boom; s=$?; echo "status $s" >&2; exit 3'))
+    same_crash = Rejudged(
+        crashes, Criteria(exit_codes=frozenset({3}), stderr_regex=re.compile(b"status 0"))
+    )
+    assert not crashes.check(b"boom").interesting
+    boom = same_crash.check(b"boom")
+    assert boom.interesting and boom.exit_code == 3 and b"status 0" in boom.stderr
+    assert not same_crash.check(b"bang").interesting
+    assert same_crash.input_names() == crashes.input_names() == ("input",)
+    same_crash.cancel()
+    assert same_crash.check(b"boom") == CANCELLED
+
+
+def test_every_oracle_follows_the_protocol() -> None:
+    with CommandOracle(["true"]) as command:
+        # Typed as the protocol: mypy checks each against it, isinstance at run time.
+        oracles: list[Oracle] = [
+            command,
+            CallableOracle(lambda c: True),
+            Rejudged(command, Criteria()),
+            Slotted(command, threading.Semaphore(1)),
+        ]
+        assert all(isinstance(oracle, Oracle) for oracle in oracles)
+        assert all(oracle.check(b"", timeout=5).interesting for oracle in oracles)
+
+
+def test_a_test_is_a_predicate_or_an_oracle() -> None:
+    oracle = CallableOracle(lambda c: True)
+    assert as_oracle(oracle) is oracle
+    assert as_oracle(lambda c: b"x" in c).check(b"x").interesting
+    assert CallableOracle(lambda c: True).input_names() is None  # no command: no same-crash
+    with pytest.raises(TypeError, match="predicate on bytes or an Oracle"):
+        as_oracle(42)  # type: ignore[arg-type]
+
+
+def test_recipe_a_new_executor_is_one_class() -> None:
+    """docs/design.md, "Adding an executor": `OracleBase` and one `check` method."""
+
+    class Grep(OracleBase):
+        """Interesting while the candidate holds every one of `words`."""
+
+        def __init__(self, *words: bytes) -> None:
+            self.words = words
+            self.limits: list[float | None] = []
+
+        def check(
+            self,
+            candidate: bytes,
+            worker: int = 0,
+            *,
+            timeout: float | None = None,
+            capture: bool = False,
+        ) -> Verdict:
+            self.limits.append(timeout)
+            if self.cancelled:
+                return CANCELLED
+            return Verdict.answer(all(word in candidate for word in self.words))
+
+    toy = Grep(b"raise", b"Boom")
+    source = b"import sys\n\nclass Boom(Exception):\n    pass\n\n\nx = 1\nraise Boom(x)\n"
+    result = treereduce_py.reduce(source, language="python", test=toy, jobs=2)
+    assert b"raise Boom" in result.reduced and result.size < len(source) // 2
+    assert None not in toy.limits  # the judge gave every test its time limit

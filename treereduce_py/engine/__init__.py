@@ -1,2 +1,3 @@
-"""Running tasks: the shared task heap, the worker pool with its one commit path and
-merge-and-verify, and the one place that writes results. Imports `lang`, `edit` and `judge`."""
+"""Running tasks: the shared task heap, the worker pool with merge-and-verify, the one commit
+service every change of the best goes through, and the one place that writes results. Imports
+`lang`, `edit` and `judge`."""

@@ -15,8 +15,9 @@ of a node whose deletion is being tested. If the deletion succeeds, those tasks 
 and are dropped without a test. A worker takes such a dependent task (one that edits a subtree
 another worker's task edits) only when nothing independent is near the top of the heap.
 
-Every change of the best goes through `_Pass._commit`, reached only with a candidate the judge
-answered True, which only the oracle can make true: no uninteresting candidate is ever committed.
+Every change of the state and the best goes through `_Pass.commit`, which hands the judge's
+`Interesting` answer to the commit service (commit.py): only the oracle can make a candidate
+interesting, so no uninteresting candidate is ever committed.
 Follow-ups are pushed before a task is reported done, and a pending proposal always has its
 merge task queued, so "heap empty and no task running" means the pass is over.
 """
@@ -24,7 +25,6 @@ merge task queued, so "heap empty and no task running" means the pass is over.
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import itertools
 import threading
 import time
@@ -44,9 +44,9 @@ from treereduce_py.edit.tasks import (
     task_edits,
     task_pairs,
 )
+from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.heap import Key, TaskHeap
-from treereduce_py.engine.output import BestSoFar
-from treereduce_py.judge.judge import Judge
+from treereduce_py.judge.judge import Interesting, Judge, PassJudge
 from treereduce_py.lang.syntax import NodeTable
 
 # Merge tasks go before every ordinary task: they carry successes already found.
@@ -87,37 +87,39 @@ _Item = Task | _Merge
 
 
 class Engine:
-    """Runs passes of tasks over node tables with `jobs` worker threads."""
+    """Runs passes of tasks over node tables with `jobs` worker threads, committing through
+    `committer`."""
 
     def __init__(
         self,
         judge: Judge,
-        best: BestSoFar,
+        committer: Committer,
         jobs: int,
         emit: events.EventSink,
         stats: Callable[[], events.Stats],
         progress_interval: float = 0.25,
     ) -> None:
         self.judge = judge
-        self.best = best
+        self.committer = committer
         self.jobs = jobs
         self.emit = emit
         self.stats = stats
         self.progress_interval = progress_interval
 
-    def run_pass(self, table: NodeTable, planner: Planner, deterministic: bool = False) -> bool:
-        """Run one pass to exhaustion; True if it improved the best.
+    def run_pass(
+        self, table: NodeTable, planner: Planner, judge: PassJudge, deterministic: bool = False
+    ) -> bool:
+        """Run one pass to exhaustion, asking `judge` (the pass's view of the judge); True if it
+        improved the best.
 
         Raises Stopped when a budget ran out, and re-raises a worker's exception (or a
         KeyboardInterrupt in the calling thread) after stopping every worker and test.
         """
-        run = _Pass(self, table, planner)
+        mode = _InOrder if deterministic else _Parallel
+        run = mode(self, table, planner, judge)
         pool = concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-worker")
         try:
-            if deterministic:
-                run.in_order(pool)
-            else:
-                run.parallel(pool)
+            run.run(pool)
         except BaseException:
             self.judge.stop("interrupted")
             run.heap.close()
@@ -135,27 +137,80 @@ class Engine:
 
 
 class _Pass:
-    """The state of one pass: its table, planner, heap, global state and pending proposals."""
+    """The state of one pass: its table, planner, heap and global state, and how a success is
+    committed and an answered task followed up. `ask` is the pass's view of the judge; `judge`
+    the judge itself (stops, statistics). `run` works the heap to exhaustion, in one of two
+    modes: `_Parallel` or `_InOrder` (deterministic)."""
 
-    def __init__(self, engine: Engine, table: NodeTable, planner: Planner) -> None:
+    def __init__(self, engine: Engine, table: NodeTable, planner: Planner, ask: PassJudge) -> None:
         self.engine = engine
         self.judge = engine.judge
+        self.ask = ask
         self.table = table
         self.planner = planner
         self.state = _State(Edits(), table.source)
         self.heap: TaskHeap[_Item] = TaskHeap()
         self.failure: BaseException | None = None
         self.lock = threading.Lock()
-        self.pending: list[Task] = []
         self.merging = False  # a merge is queued or running: other commits wait for it
-        self.running: dict[int, Footprint] = {}  # worker -> what its task edits
-        self.running_lock = threading.Lock()
         self.push(planner.initial())
+
+    def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+        """Work the heap to exhaustion with the pool's workers."""
+        raise NotImplementedError
 
     def push(self, tasks: Iterable[Task]) -> None:
         self.heap.push_all((t, gain(self.table, t), anchor(t)) for t in tasks)
 
-    def parallel(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+    def commit(
+        self, base: _State, cand: _Candidate, verdict: Interesting, merging: bool = False
+    ) -> bool:
+        """Commit `cand`, built on `base`, which the judge answered interesting (`verdict`), if
+        `base` is still current and no merge is under way (its union would go stale); `merging`
+        says this is that merge. The commit service writes the best in commit order."""
+        assert verdict.candidate is cand.text  # the answer is about this candidate
+        state = _State(cand.edits, cand.text, shifts(cand.edits))  # outside the lock
+
+        def install() -> bool:
+            with self.lock:
+                if self.state is not base or self.judge.stop_reason is not None:
+                    return False
+                if self.merging and not merging:
+                    return False
+                self.state = state
+                self.ask.committed(cand.edits, cand.spans)  # the next checks' base
+                return True
+
+        return self.engine.committer.commit(verdict, install)
+
+    def settle(self, tasks: Iterable[Task], accepted: bool) -> None:
+        """Queue the planner's follow-ups of answered tasks (accepted: its edit is in, or moot)."""
+        for task in tasks:
+            self.push(self.planner.after(task, accepted, self.state.edits))
+
+    def candidate(self, base: _State, task: _Item) -> _Candidate | None:
+        """`task` applied to `base`, built from its text; None when the task no longer applies."""
+        assert not isinstance(task, _Merge)
+        pairs = task_pairs(self.table, base.edits, task)
+        edits = None if pairs is None else base.edits.with_edits(self.table, pairs)
+        if pairs is None or edits is None:
+            return None
+        spans = spans_since(self.table, base.edits, base.shifts, pairs)
+        return _Candidate(edits, spans, apply(base.text, spans))
+
+
+class _Parallel(_Pass):
+    """Parallel mode: each worker pops, tests and commits on its own; successes that raced
+    become proposals, merged and tested together (see the module docstring)."""
+
+    def __init__(self, engine: Engine, table: NodeTable, planner: Planner, ask: PassJudge) -> None:
+        super().__init__(engine, table, planner, ask)
+        self.pending: list[Task] = []
+        self.running: dict[int, Footprint] = {}  # worker -> what its task edits
+        self.running_lock = threading.Lock()
+
+    def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+        """`jobs` workers, with progress reported until every one of them is idle."""
         workers = [pool.submit(self.work, w) for w in range(self.engine.jobs)]
         while workers:
             _, running = concurrent.futures.wait(workers, self.engine.progress_interval)
@@ -165,16 +220,14 @@ class _Pass:
                 self.heap.close()
 
     def work(self, worker: int) -> None:
-        # A test slot shared with other reductions (batch mode) is taken before the candidate
-        # is built, so that it is built on the newest state.
-        hold = getattr(self.judge.oracle, "hold", contextlib.nullcontext)
-
         def fits(item: _Item, taken: bool) -> bool:
             return self.claim(worker, item, taken)
 
         while (item := self.pop(fits)) is not None:
             try:
-                with hold():
+                # What the oracle holds (a test slot shared with other reductions, in batch
+                # mode) is taken before the candidate is built: it is built on the newest state.
+                with self.judge.hold():
                     if isinstance(item, _Merge):
                         self.merge(item, worker)
                     else:
@@ -198,8 +251,8 @@ class _Pass:
         48 KB chunk deletions: 1215 tests in 94 s; with this floor, 726 tests in 59 s."""
         if self.engine.jobs == 1:
             return self.heap.pop()
-        counters = self.judge.counters
-        fail_share = (counters.tests - counters.interesting + 1) / (counters.tests + 2)
+        counts = self.judge.counts()
+        fail_share = (counts.tests - counts.interesting + 1) / (counts.tests + 2)
         return self.heap.pop(fits, fail_share)
 
     def claim(self, worker: int, item: _Item, taken: bool, also: Sequence[Footprint] = ()) -> bool:
@@ -231,9 +284,10 @@ class _Pass:
             return self.settle([task], False)
         if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
-        if not self.judge(cand.text, worker, cand.spans, base.edits):
+        verdict = self.ask(cand.text, worker, cand.spans, base.edits)
+        if verdict is None:
             return self.settle([task], False)
-        if self.commit(base, cand):
+        if self.commit(base, cand, verdict):
             return self.settle([task], True)
         self.propose([task])
 
@@ -289,10 +343,11 @@ class _Pass:
                 self.push([rider])
                 return False
             cand = _Candidate(more, spans, apply(base.text, spans))
-            if not self.judge(cand.text, worker, spans, base.edits):
+            verdict = self.ask(cand.text, worker, spans, base.edits)
+            if verdict is None:
                 self.settle([rider], False)
                 return False
-            ok = self.commit(base, cand, merging=True)
+            ok = self.commit(base, cand, verdict, merging=True)
             self.settle([*applied, rider], ok)
             return True
         finally:
@@ -304,8 +359,10 @@ class _Pass:
         spans = diff(self.table, base.edits, base.shifts, edits)
         assert spans is not None  # the union was built on `base`
         cand = _Candidate(edits, spans, apply(base.text, spans))
-        if len(cand.text) < len(base.text) and self.judge(cand.text, worker, spans, base.edits):
-            self.settle(applied, self.commit(base, cand, merging=True))
+        shorter = len(cand.text) < len(base.text)
+        verdict = self.ask(cand.text, worker, spans, base.edits) if shorter else None
+        if verdict is not None:
+            self.settle(applied, self.commit(base, cand, verdict, merging=True))
         elif len(applied) == 1 or self.judge.stop_reason is not None:
             self.settle(applied, False)
         else:
@@ -318,45 +375,27 @@ class _Pass:
 
     def propose(self, tasks: Sequence[Task]) -> None:
         """Successes that cannot commit now wait for the next merge (queued if none is)."""
+        self.judge.proposed(len(tasks))
         with self.lock:
-            self.judge.counters.commit_retries += len(tasks)
             self.pending.extend(tasks)
             if not self.merging:
                 self.merging = True
                 self.heap.push(_Merge(), MERGE_PRIORITY, -1)
 
-    def commit(self, base: _State, cand: _Candidate, merging: bool = False) -> bool:
-        """Install an interesting candidate built on `base`, if `base` is still current and no
-        merge is under way (its union would go stale); `merging` says this is that merge."""
-        state = _State(cand.edits, cand.text, shifts(cand.edits))  # outside the lock
-        with self.lock:
-            if self.state is not base or self.judge.stop_reason is not None:
-                return False
-            if self.merging and not merging:
-                return False
-            self.state = state
-            self.judge.check.committed(cand.edits, cand.spans)  # the next checks' base
-            self.engine.best.offer(cand.text)  # under the lock: writes land in commit order
-            self.judge.cache.shrink_to(len(cand.text))
-        stats = self.engine.stats()
-        self.engine.emit(events.Improvement(len(cand.text), stats, elapsed=stats.elapsed))
-        return True
 
-    def settle(self, tasks: Iterable[Task], accepted: bool) -> None:
-        """Queue the planner's follow-ups of answered tasks (accepted: its edit is in, or moot)."""
-        for task in tasks:
-            self.push(self.planner.after(task, accepted, self.state.edits))
+class _InOrder(_Pass):
+    """Deterministic mode: the outcome of the sequential algorithm, tested `jobs` at a time.
 
-    def in_order(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
-        """Deterministic mode: the outcome of the sequential algorithm, tested `jobs` at a time.
+    The next `jobs` tasks in heap order are judged in parallel against the same state, then
+    their answers are used in order, as one worker would have used them: the first success
+    is committed and the tasks after it are put back (their candidates changed); a task is
+    also put back when the follow-ups of an earlier failure now come before it. Put-back
+    tasks are usually answered by the cache, so the accepted sequence is the same at any
+    `jobs`.
+    """
 
-        The next `jobs` tasks in heap order are judged in parallel against the same state, then
-        their answers are used in order, as one worker would have used them: the first success
-        is committed and the tasks after it are put back (their candidates changed); a task is
-        also put back when the follow-ups of an earlier failure now come before it. Put-back
-        tasks are usually answered by the cache, so the accepted sequence is the same at any
-        `jobs`.
-        """
+    def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
+        """Batches of the next tasks, until the heap is empty or the run is stopped."""
         last_progress = time.monotonic()
         while self.judge.stop_reason is None:
             base = self.state
@@ -367,7 +406,7 @@ class _Pass:
             futures = [
                 None
                 if c is None
-                else pool.submit(self.judge, c.text, next(slot), c.spans, base.edits)
+                else pool.submit(self.ask, c.text, next(slot), c.spans, base.edits)
                 for c in cands
             ]
             pending = [f for f in futures if f is not None]
@@ -377,7 +416,7 @@ class _Pass:
                 if pending:
                     last_progress = time.monotonic()
                     self.engine.progress()
-            answers = [f.result() if f is not None else False for f in futures]
+            answers = [f.result() if f is not None else None for f in futures]
             self.use_in_order(base, batch, cands, answers)
             if time.monotonic() - last_progress >= self.engine.progress_interval:
                 last_progress = time.monotonic()
@@ -416,28 +455,18 @@ class _Pass:
         base: _State,
         batch: list[tuple[Key, _Item]],
         cands: list[_Candidate | None],
-        answers: list[bool],
+        answers: list[Interesting | None],
     ) -> None:
         for k, ((key, task), cand, ok) in enumerate(zip(batch, cands, answers, strict=True)):
             assert not isinstance(task, _Merge)  # merges exist only in parallel mode
             top = self.heap.top_key()
             if k > 0 and top is not None and top < key:
                 return self.put_back(batch[k:])
-            if ok and cand is not None and self.commit(base, cand):
+            if ok is not None and cand is not None and self.commit(base, cand, ok):
                 self.settle([task], True)
                 return self.put_back(batch[k + 1 :])
             self.settle([task], cand is None and self.candidate(base, task) is None)
         return None
-
-    def candidate(self, base: _State, task: _Item) -> _Candidate | None:
-        """`task` applied to `base`, built from its text; None when the task no longer applies."""
-        assert not isinstance(task, _Merge)
-        pairs = task_pairs(self.table, base.edits, task)
-        edits = None if pairs is None else base.edits.with_edits(self.table, pairs)
-        if pairs is None or edits is None:
-            return None
-        spans = spans_since(self.table, base.edits, base.shifts, pairs)
-        return _Candidate(edits, spans, apply(base.text, spans))
 
     def put_back(self, items: list[tuple[Key, _Item]]) -> None:
         self.heap.push_all((task, -key[0], key[1]) for key, task in items)

@@ -3,9 +3,9 @@
 A slow test (a five-minute build) is the one cost of a reduction worth spreading over machines;
 everything else (the engine, the heap, the cache, the syntax check) is cheap and stays in the
 client. `ClusterOracle` is a `CommandOracle` whose `check` sends one `RemoteTest` (the command,
-the criteria, the timeout, the input's name) and the candidate's bytes to a Dask worker, where
-the same local runner (`CommandOracle`) runs it in a private temp dir with the same process-group
-timeout rules; the `Verdict` comes back. Session and golden run see an ordinary command oracle.
+the criteria, the input's name), the candidate's bytes and the check's timeout to a Dask worker,
+where the same local runner (`CommandOracle`) runs it in a private temp dir with the same
+process-group timeout rules; the `Verdict` comes back. The judge sees an oracle like any other.
 
 Faults are Dask's to recover where it can: a task whose worker dies is run again on another
 worker, and the client sees one answer, so a candidate is counted and judged once. What Dask
@@ -33,6 +33,7 @@ from typing import Any
 
 from treereduce_py.judge.errors import BadOptions, ClusterLost, ClusterUnreachable
 from treereduce_py.judge.oracle import (
+    CANCELLED,
     DEFAULT_KILL_GRACE,
     CommandOracle,
     Criteria,
@@ -42,7 +43,6 @@ from treereduce_py.judge.oracle import (
 
 # Seconds to wait for a scheduler before giving up on it.
 CONNECT_TIMEOUT = 10.0
-_CANCELLED = Verdict(interesting=False, exit_code=None, timed_out=False, seconds=0.0)
 
 
 class Cluster:
@@ -114,18 +114,17 @@ def connect(address: str, *, jobs: int | None = None) -> Cluster:
 
 @dataclass(frozen=True)
 class RemoteTest:
-    """Everything a worker needs to run the test, but the candidate: one value per criteria.
+    """Everything a worker needs to run the test, but the candidate and its timeout: one value
+    per oracle.
 
     `argv` is the user's command; the elements at `uploaded` are names of shipped files, made
     absolute on the worker. `start_dir` is the client's directory (on a shared filesystem, the
-    same path on every worker). `version` changes whenever criteria or timeout do.
+    same path on every worker).
     """
 
     run: str
-    version: int
     argv: tuple[str, ...]
     criteria: Criteria
-    timeout: float | None
     input_name: str
     start_dir: str
     env: tuple[tuple[str, str], ...] | None
@@ -138,7 +137,8 @@ class ClusterOracle(CommandOracle):
 
     `uploads` are files the command needs that workers may not have: shipped once per worker
     into one directory, and every argument naming one of them (as the local runner would resolve
-    it) points there. Raises BadOptions for an unreadable upload or two with one name.
+    it) points there. Raises ValueError as CommandOracle does, and BadOptions for an unreadable
+    upload or two with one name.
     """
 
     def __init__(
@@ -164,30 +164,46 @@ class ClusterOracle(CommandOracle):
             kill_grace=kill_grace,
         )
         self.cluster = cluster
-        self._start = str(start_dir if start_dir is not None else Path.cwd())
+        start = str(start_dir if start_dir is not None else Path.cwd())
         self._run_id = uuid.uuid4().hex
         files = _read_uploads(uploads)
-        self._argv, self._uploaded = _point_at_uploads(self.argv, self._start, files)
+        remote_argv, uploaded = _point_at_uploads(self.argv, start, files)
+        self._spec = RemoteTest(
+            run=self._run_id,
+            argv=remote_argv,
+            criteria=criteria,
+            input_name=self.input_name,
+            start_dir=start,
+            env=None if env is None else tuple(sorted(env.items())),
+            kill_grace=kill_grace,
+            uploaded=uploaded,
+        )
         # Shipped once to every worker (and copied by Dask to workers that join later).
         shipped = {name: (data, mode) for name, (data, mode, _) in files.items()}
         self._uploads = (
             cluster.client.scatter([shipped], broadcast=True, hash=False)[0] if shipped else None
         )
-        self._spec: RemoteTest | None = None
-        self._spec_of: tuple[float | None, int] = (None, 0)
         self._futures: set[Any] = set()  # distributed.Future
         self._remote_lock = threading.Lock()
 
-    def _check(self, candidate: bytes, worker: int, capture: bool) -> Verdict:
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
         """Run the test on some worker; raises OracleStartError as locally, ClusterLost when
         the scheduler is gone or the test keeps killing workers."""
-        if self._cancelled:
-            return _CANCELLED
+        if self.cancelled:
+            return CANCELLED
         future = self.cluster.client.submit(
             _run_remote,
-            self._remote_spec(),
+            self._spec,
             self._uploads,
             candidate,
+            self._timeout if timeout is None else timeout,
             capture,
             pure=False,
         )
@@ -197,8 +213,8 @@ class ClusterOracle(CommandOracle):
             verdict: Verdict = future.result()
             return verdict
         except CancelledError:
-            if self._cancelled:
-                return _CANCELLED
+            if self.cancelled:
+                return CANCELLED
             raise self._lost("the Dask scheduler went away") from None
         except OracleStartError:
             raise
@@ -215,7 +231,7 @@ class ClusterOracle(CommandOracle):
 
     def cancel(self) -> None:
         """Kill the running tests on every worker; later checks are not interesting."""
-        self._cancelled = True
+        super().cancel()  # sets `cancelled`
         with self._remote_lock:
             futures = list(self._futures)
         for future in futures:
@@ -224,7 +240,7 @@ class ClusterOracle(CommandOracle):
 
     def resume(self) -> None:
         """Let later checks run again after `cancel`."""
-        self._cancelled = False
+        super().resume()
         self._broadcast(_cancel_remote, False)
 
     def close(self) -> None:
@@ -240,26 +256,6 @@ class ClusterOracle(CommandOracle):
 
     def _lost(self, why: str) -> ClusterLost:
         return ClusterLost(f"lost the cluster at {self.cluster.address}: {why}")
-
-    def _remote_spec(self) -> RemoteTest:
-        """The spec for the current criteria and timeout (session and golden run change them)."""
-        key = (self.timeout, id(self.criteria))
-        if self._spec is None or key != self._spec_of:
-            version = 0 if self._spec is None else self._spec.version + 1
-            self._spec_of = key
-            self._spec = RemoteTest(
-                run=self._run_id,
-                version=version,
-                argv=self._argv,
-                criteria=self.criteria,
-                timeout=self.timeout,
-                input_name=self.input_name,
-                start_dir=self._start,
-                env=None if self._env is None else tuple(sorted(self._env.items())),
-                kill_grace=self._kill_grace,
-                uploaded=self._uploaded,
-            )
-        return self._spec
 
 
 def _read_uploads(paths: Sequence[Path]) -> dict[str, tuple[bytes, int, str]]:
@@ -294,24 +290,28 @@ def _point_at_uploads(
 # File name -> (bytes, permission bits) of the uploads.
 _Uploads = Mapping[str, tuple[bytes, int]]
 
-# The worker side: one runner per (run, spec version) per worker process, with its upload dir.
-_runners: dict[tuple[str, int], CommandOracle] = {}
+# The worker side: one runner per run per worker process, with its upload dir.
+_runners: dict[str, CommandOracle] = {}
 _upload_dirs: dict[str, Path] = {}
 _cancelled_runs: set[str] = set()
 _worker_lock = threading.Lock()
 
 
 def _run_remote(
-    spec: RemoteTest, uploads: _Uploads | None, candidate: bytes, capture: bool
+    spec: RemoteTest,
+    uploads: _Uploads | None,
+    candidate: bytes,
+    timeout: float | None,
+    capture: bool,
 ) -> Verdict:
     """On a worker: run the test with the local runner, one temp dir per worker thread."""
     runner = _runner(spec, uploads or {})
-    return runner.check(candidate, threading.get_ident(), capture=capture)
+    return runner.check(candidate, threading.get_ident(), timeout=timeout, capture=capture)
 
 
 def _runner(spec: RemoteTest, uploads: _Uploads) -> CommandOracle:
     with _worker_lock:
-        runner = _runners.get((spec.run, spec.version))
+        runner = _runners.get(spec.run)
         if runner is not None:
             return runner
         argv = list(spec.argv)
@@ -327,7 +327,6 @@ def _runner(spec: RemoteTest, uploads: _Uploads) -> CommandOracle:
         runner = CommandOracle(
             argv,
             spec.criteria,
-            timeout=spec.timeout,
             start_dir=Path(spec.start_dir),
             input_name=spec.input_name,
             env=None if spec.env is None else dict(spec.env),
@@ -335,7 +334,7 @@ def _runner(spec: RemoteTest, uploads: _Uploads) -> CommandOracle:
         )
         if spec.run in _cancelled_runs:
             runner.cancel()
-        _runners[(spec.run, spec.version)] = runner
+        _runners[spec.run] = runner
         return runner
 
 
@@ -346,20 +345,19 @@ def _cancel_remote(run: str, cancelled: bool) -> None:
             _cancelled_runs.add(run)
         else:
             _cancelled_runs.discard(run)
-        runners = [r for key, r in _runners.items() if key[0] == run]
-    for runner in runners:
-        if cancelled:
-            runner.cancel()
-        else:
-            runner.resume()
+        runner = _runners.get(run)
+    if runner is not None and cancelled:
+        runner.cancel()
+    elif runner is not None:
+        runner.resume()
 
 
 def _forget_remote(run: str) -> None:
     with _worker_lock:
         _cancelled_runs.discard(run)
-        runners = [_runners.pop(key) for key in list(_runners) if key[0] == run]
+        runner = _runners.pop(run, None)
         folder = _upload_dirs.pop(run, None)
-    for runner in runners:
+    if runner is not None:
         runner.close()
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)

@@ -2,41 +2,52 @@
 
 `--same-crash` needs no wrapper script: the original's exit status or signal and its crash
 signature (signature.py: the crash type and top stack frames) become what every candidate must
-reproduce. An empty file that
-reproduces the signature too is worth a warning: the crash is probably in the tool, not in the
-input.
+reproduce. An empty file that reproduces the signature too is worth a warning: the crash is
+probably in the tool, not in the input. The run returns the signature and the criteria; the judge
+then holds every run to them (`Judge.require`).
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from treereduce_py import events
 from treereduce_py.judge import signature
 from treereduce_py.judge.errors import BadOptions, NotInteresting
-from treereduce_py.judge.oracle import CommandOracle, Criteria
+from treereduce_py.judge.oracle import Criteria, Verdict
+
+
+@dataclass(frozen=True)
+class Golden:
+    """What the golden run found: the crash, and the criteria that mean "the same crash"."""
+
+    signature: signature.CrashSignature
+    criteria: Criteria
 
 
 def golden_run(
-    oracle: CommandOracle,
+    run: Callable[[bytes], Verdict],
     source: bytes,
     *,
+    names: Sequence[str],
+    limit: float,
     regex: str | None,
     emit: events.EventSink,
     frames: int = signature.DEFAULT_FRAMES,
     key_regex: str | None = None,
-) -> signature.CrashSignature:
-    """Run the original, choose the signature, and set the oracle's criteria to it.
+) -> Golden:
+    """Run the original (through `run`, which captures the output and gives each run `limit`
+    seconds) and choose its signature; `names` are the file names the test sees the candidate
+    as (`Oracle.input_names`).
 
     `frames` and `key_regex` say how the crash's key is made (signature.extract). Raises
     NotInteresting when the original times out or shows no crash (or not the one `regex` asks
     for), and BadOptions when `regex` or `key_regex` is not usable.
     """
-    golden = oracle.check(source, 0, capture=True)
+    golden = run(source)
     if golden.timed_out:
-        raise NotInteresting.timed_out(golden, oracle.timeout)
-    stem = Path(oracle.input_name).stem
-    names = [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
+        raise NotInteresting.timed_out(golden, limit)
     if regex is not None:
         try:
             sig = signature.from_user_regex(golden.exit_code, regex, input_names=names)
@@ -51,7 +62,7 @@ def golden_run(
         )  # fmt: skip
         if golden.exit_code == 0 and sig.line is None:
             raise NotInteresting(golden)
-    empty = oracle.check(b"", 0, capture=True)
+    empty = run(b"")
     if sig.matches(empty.exit_code, empty.stdout, empty.stderr):
         emit(
             events.Notice(
@@ -60,5 +71,4 @@ def golden_run(
                 "chooses another)"
             )
         )
-    oracle.criteria = Criteria(exit_codes=frozenset(), extra=sig.matches)
-    return sig
+    return Golden(sig, Criteria(exit_codes=frozenset(), extra=sig.matches))

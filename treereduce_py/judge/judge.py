@@ -4,35 +4,34 @@ The counterpart of treereduce's check.rs. A candidate seen before is answered fr
 with more parse errors than the current best is rejected; anything else is interesting when the
 oracle says so, unless a budget (tests or time) has run out, which stops the run. A test cancelled
 by a stop says nothing about its candidate: it is answered "not interesting" and not cached.
-The judge only ever answers True when the oracle said so, directly or through the cache: that
-is what makes every committed candidate interesting.
+The judge's yes is an `Interesting` value, which only this module makes and which the commit
+service (engine/commit.py) demands: only the oracle, directly or through the cache that stores
+its answers, can make a candidate committable.
+
+Each pass asks through its own view (`Judge.for_pass`): the pass's syntax check (which edits the
+pass's tree) and the parse errors it allows. The judge owns everything else: the oracle, the
+cache, the budgets, how long each test may run (timeouts.py), and the run's statistics, which
+change only through its methods.
 
 A candidate must pass both the syntax check and the test, so their order changes the cost, never
 the answer. `Order` picks it from what it has measured: checking first costs C + (1 - r) T a
 candidate, testing first T + i C (C, T: recent seconds per check and per test; r: the share the
 check rejects; i: the share the test finds interesting), so a slow test is guarded by the check
 and a fast test on a huge file goes first, the check then running only on the interesting few.
-
-`Patience` stops a test that runs far longer than any interesting one so far: such a candidate
-is almost always a hang its edit caused (a loop whose exit or increment went), and waiting for
-the test's own timeout made hangs most of the test time on the runtime-exception cases.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 
 from treereduce_py.edit.edits import Edits, Span
 from treereduce_py.judge.cache import Cache, digest
 from treereduce_py.judge.check import SyntaxCheck
-from treereduce_py.judge.oracle import CommandOracle, Oracle
-
-# A test may run this many times as long as the slowest interesting test so far (at least
-# PATIENCE_FLOOR seconds) before it is stopped as not interesting.
-PATIENCE_FACTOR = 5.0
-PATIENCE_FLOOR = 1.0
+from treereduce_py.judge.oracle import Criteria, Oracle, Rejudged, Verdict
+from treereduce_py.judge.timeouts import Timeouts
 
 
 class Stopped(Exception):
@@ -43,9 +42,10 @@ class Stopped(Exception):
         self.reason = reason
 
 
-@dataclass
-class Counters:
-    """Mutable run counters, updated under the judge's or the engine's lock."""
+@dataclass(frozen=True)
+class Counts:
+    """The run's statistics so far (`Judge.counts`); `running_since` holds the monotonic start
+    time of each test running now."""
 
     tests: int = 0
     interesting: int = 0
@@ -53,6 +53,37 @@ class Counters:
     commit_retries: int = 0
     timeouts: int = 0
     test_seconds: float = 0.0
+    cache_hits: int = 0
+    running_since: tuple[float, ...] = ()
+
+
+@dataclass
+class _Counters:
+    """The mutable counters behind `Counts`, changed only under the judge's lock."""
+
+    tests: int = 0
+    interesting: int = 0
+    syntax_rejections: int = 0
+    commit_retries: int = 0
+    timeouts: int = 0
+    test_seconds: float = 0.0
+
+
+_SEAL = object()
+
+
+@dataclass(frozen=True)
+class Interesting:
+    """The judge's yes: `candidate` passed the test (and the syntax check). Only the judge makes
+    these (the constructor refuses any other `seal`), and committing takes one, so no candidate
+    the judge did not answer interesting can become the best."""
+
+    candidate: bytes
+    seal: object = field(repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.seal is not _SEAL:
+            raise TypeError("only the judge says a candidate is interesting")
 
 
 class Order:
@@ -97,23 +128,6 @@ class Order:
         return sample if average is None else average + self.WEIGHT * (sample - average)
 
 
-@dataclass
-class Patience:
-    """How long a test may run: `factor` times the `slowest` interesting test so far (at least
-    `floor` seconds), never more than `limit` (the user's --timeout, or 10x the original's run).
-
-    A test stopped early counts as not interesting, so patience can only cost a reduction (of a
-    candidate that would have been interesting, slowly), never admit a wrong one."""
-
-    limit: float
-    slowest: float
-    factor: float = PATIENCE_FACTOR
-    floor: float = PATIENCE_FLOOR
-
-    def seconds(self) -> float:
-        return min(self.limit, max(self.floor, self.factor * self.slowest))
-
-
 @dataclass(frozen=True)
 class Budget:
     max_tests: int | None = None
@@ -121,7 +135,12 @@ class Budget:
 
 
 class Judge:
-    """Decides whether a candidate is interesting: cache, then syntax check, then the oracle."""
+    """Decides whether a candidate is interesting: cache, then syntax check, then the oracle.
+
+    `timeouts` (default: no user timeout, no time budget, patient) is the policy for how long
+    each test may run; the original's first runs (`test_original`) use its first limit until
+    `original_passed` says how long the original took.
+    """
 
     def __init__(
         self,
@@ -129,35 +148,107 @@ class Judge:
         language: str,
         *,
         syntax_strict: bool,
-        budget: Budget,
-        counters: Counters,
+        budget: Budget = Budget(),
+        timeouts: Timeouts | None = None,
     ) -> None:
         self.oracle = oracle
         self.language = language
         self.syntax_strict = syntax_strict
         self.budget = budget
-        self.counters = counters
+        self.timeouts = timeouts if timeouts is not None else Timeouts()
         self.cache = Cache()
-        self.max_errors = 0
-        self.check = SyntaxCheck(language)  # replaced by each pass's incremental check
         self.order = Order()
-        self.patience: Patience | None = None  # set once the original's run is timed
         self.lock = threading.Lock()
         self.stop_reason: str | None = None
+        self._counters = _Counters()
         # Seconds each worker's running test started at (monotonic), for the UI.
-        self.running: dict[int, float] = {}
+        self._running: dict[int, float] = {}
         self._starting = 0  # tests allowed to start whose answer is not in yet
 
-    def __call__(
+    def for_pass(self, *, check: SyntaxCheck, max_errors: int) -> PassJudge:
+        """The judge as a pass asks it: candidates are checked by `check` (which edits the
+        pass's tree) and may have at most `max_errors` parse errors."""
+        return PassJudge(self, check, max_errors)
+
+    # The original's runs and the final one -------------------------------------------------
+
+    def test_original(self, candidate: bytes, *, capture: bool = False) -> Verdict:
+        """One of the first runs (the original, the golden run, a resumed start): the oracle
+        within the first limit, counted as a test; no cache, no budget."""
+        verdict = self.oracle.check(candidate, 0, timeout=self.timeouts.first, capture=capture)
+        with self.lock:
+            self._counters.tests += 1
+        return verdict
+
+    def require(self, criteria: Criteria) -> None:
+        """From now on a run is interesting when it meets `criteria` (the golden run's same
+        crash), whatever the oracle's own criteria say."""
+        self.oracle = Rejudged(self.oracle, criteria)
+
+    def original_passed(self, seconds: float) -> None:
+        """The original is interesting and its run took `seconds`: the later tests' limits
+        follow from it."""
+        with self.lock:
+            self._counters.interesting += 1
+        self.timeouts.timed(seconds)
+
+    def resume(self) -> None:
+        """Let the oracle run again after a stop cancelled it (for the final tests)."""
+        self.oracle.resume()
+
+    def final_test(self, candidate: bytes) -> Interesting | None:
+        """The last test of a run, counted as a test: within twice the full limit, budgets and
+        patience aside, and not from the cache (a flaky test must show)."""
+        verdict = self.oracle.check(candidate, 0, timeout=self.timeouts.final())
+        with self.lock:
+            self._counters.tests += 1
+        return Interesting(candidate, _SEAL) if verdict.interesting else None
+
+    # What the engine and the commit service tell it ----------------------------------------
+
+    def committed(self, verdict: Interesting) -> None:
+        """`verdict`'s candidate is the best now: no later candidate is as large (cache.py)."""
+        self.cache.shrink_to(len(verdict.candidate))
+
+    def proposed(self, count: int) -> None:
+        """`count` successes could not commit at once and wait for a merge (a statistic)."""
+        with self.lock:
+            self._counters.commit_retries += count
+
+    def forget_syntax_rejections(self) -> None:
+        """Before passes that check no syntax: their test must answer what the check rejected."""
+        self.cache.forget_syntax_rejections()
+
+    def hold(self) -> AbstractContextManager[None]:
+        """What a worker holds while it builds and tests candidates (`Oracle.hold`)."""
+        return self.oracle.hold()
+
+    def counts(self) -> Counts:
+        """The statistics so far."""
+        with self.lock:
+            c = self._counters
+            return Counts(
+                tests=c.tests,
+                interesting=c.interesting,
+                syntax_rejections=c.syntax_rejections,
+                commit_retries=c.commit_retries,
+                timeouts=c.timeouts,
+                test_seconds=c.test_seconds,
+                cache_hits=self.cache.hits,
+                running_since=tuple(self._running.values()),
+            )
+
+    # Judging ---------------------------------------------------------------------------------
+
+    def _answer(
         self,
         candidate: bytes,
         worker: int,
-        spans: list[Span] | None = None,
-        since: Edits | None = None,
+        spans: list[Span] | None,
+        since: Edits | None,
+        check: SyntaxCheck,
+        max_errors: int,
     ) -> bool:
-        """Is `candidate` interesting? `spans` say what it changes in the text of the state
-        whose edits are `since` (for the incremental check; without them the check parses the
-        whole candidate)."""
         key = digest(candidate)
         known = self.cache.get(key)
         if known is not None:
@@ -165,11 +256,10 @@ class Judge:
         if not self.syntax_strict:
             return self._test(key, candidate, worker)
         if self.order.check_first():
-            if not self._syntax_ok(key, candidate, spans, since, first=True):
-                return False
-            return self._test(key, candidate, worker)
+            ok = self._syntax_ok(key, candidate, spans, since, check, max_errors, first=True)
+            return ok and self._test(key, candidate, worker)
         return self._test(key, candidate, worker, cache=False) and self._syntax_ok(
-            key, candidate, spans, since, first=False
+            key, candidate, spans, since, check, max_errors, first=False
         )
 
     def _syntax_ok(
@@ -178,15 +268,17 @@ class Judge:
         candidate: bytes,
         spans: list[Span] | None,
         since: Edits | None,
+        check: SyntaxCheck,
+        max_errors: int,
         first: bool,
     ) -> bool:
         """No more parse errors than the best; a rejection is counted and cached."""
         began = time.perf_counter()
-        ok = self.check.errors(candidate, spans, since) <= self.max_errors
+        ok = check.errors(candidate, spans, since) <= max_errors
         self.order.checked(time.perf_counter() - began, (not ok) if first else None)
         if not ok:
             with self.lock:
-                self.counters.syntax_rejections += 1
+                self._counters.syntax_rejections += 1
         if not ok or not first:
             self.cache.put(key, len(candidate), ok, by_syntax=not ok)
         return ok
@@ -195,40 +287,25 @@ class Judge:
         """Run the oracle (budgets permitting); cache the answer unless told not to."""
         if not self._may_test():
             return False
-        self.running[worker] = time.monotonic()
+        self._running[worker] = time.monotonic()
         try:
-            verdict = self.oracle.check(candidate, worker)
+            verdict = self.oracle.check(candidate, worker, timeout=self.timeouts.now())
         finally:
-            self.running.pop(worker, None)
+            self._running.pop(worker, None)
         with self.lock:
             self._starting -= 1
-            self.counters.tests += 1
-            self.counters.interesting += verdict.interesting
-            self.counters.timeouts += verdict.timed_out
-            self.counters.test_seconds += verdict.seconds
+            self._counters.tests += 1
+            self._counters.interesting += verdict.interesting
+            self._counters.timeouts += verdict.timed_out
+            self._counters.test_seconds += verdict.seconds
         if self.stop_reason is not None:
             return False  # a cancelled test says nothing about the candidate
         if verdict.interesting:
-            self.slower_interesting(verdict.seconds)
+            self.timeouts.interesting_took(verdict.seconds)
         self.order.tested(verdict.seconds, verdict.interesting)
         if cache or not verdict.interesting:
             self.cache.put(key, len(candidate), verdict.interesting)
         return verdict.interesting
-
-    def be_patient(self, patience: Patience | None) -> None:
-        """Use `patience` for the command's tests from now on (None: its limit stays as is)."""
-        self.patience = patience
-        if patience is not None and isinstance(self.oracle, CommandOracle):
-            self.oracle.timeout = patience.seconds()
-
-    def slower_interesting(self, seconds: float) -> None:
-        """An interesting test took `seconds`: later tests may run as long, and then some."""
-        with self.lock:
-            p = self.patience
-            if p is not None and seconds > p.slowest:
-                p.slowest = seconds
-                if isinstance(self.oracle, CommandOracle):
-                    self.oracle.timeout = p.seconds()
 
     def _may_test(self) -> bool:
         b = self.budget
@@ -236,7 +313,7 @@ class Judge:
             if self.stop_reason is not None:
                 return False
             # Tests started, not finished, count: parallel workers must not overshoot.
-            if b.max_tests is not None and self.counters.tests + self._starting >= b.max_tests:
+            if b.max_tests is not None and self._counters.tests + self._starting >= b.max_tests:
                 self.stop_reason = "max-tests"
             elif b.deadline is not None and time.monotonic() >= b.deadline:
                 self.stop_reason = "max-time"
@@ -254,3 +331,30 @@ class Judge:
         """Raise Stopped when a budget (or an interrupt) has stopped the run."""
         if self.stop_reason is not None:
             raise Stopped(self.stop_reason)
+
+
+class PassJudge:
+    """The judge as one pass asks it (`Judge.for_pass`): its syntax check and error limit."""
+
+    def __init__(self, judge: Judge, check: SyntaxCheck, max_errors: int) -> None:
+        self._judge = judge
+        self._check = check
+        self._max_errors = max_errors
+
+    def __call__(
+        self,
+        candidate: bytes,
+        worker: int,
+        spans: list[Span] | None = None,
+        since: Edits | None = None,
+    ) -> Interesting | None:
+        """Is `candidate` interesting? `spans` say what it changes in the text of the state
+        whose edits are `since` (for the incremental check; without them the check parses the
+        whole candidate)."""
+        ok = self._judge._answer(candidate, worker, spans, since, self._check, self._max_errors)
+        return Interesting(candidate, _SEAL) if ok else None
+
+    def committed(self, edits: Edits, spans: list[Span]) -> None:
+        """The pass committed the candidate checked with `spans`, whose edits are `edits`: its
+        parse is a base of the next checks (check.py)."""
+        self._check.committed(edits, spans)

@@ -1,82 +1,52 @@
-"""Running the user's interestingness test on a candidate.
+"""The interestingness test: what a check takes, and what it answers.
 
 Reduction is a search guided by one question, asked thousands of times: "is this candidate still
-interesting?". The oracle answers it. `CommandOracle` runs the user's command as a subprocess,
-`CallableOracle` asks a Python function; the engine sees only the `Oracle` protocol.
+interesting?". An oracle answers it with a `Verdict`. The judge and the engine see only the
+`Oracle` protocol, and everything a check depends on is an argument of `check`: the candidate,
+the worker asking (each worker's checks run one at a time), how long the test may run (the
+judge's choice: judge/timeouts.py) and whether to keep its output. Besides checking, an oracle
+can stop its running tests (`cancel`, `resume`), holds what a worker needs before it builds a
+candidate (`hold`: a test slot shared with other reductions, in batch mode), names the files the
+test sees the candidate as (`input_names`, for crash signatures; None when the test is no
+command) and frees what it holds (`close`). `OracleBase` gives the defaults of all but `check`,
+so a new executor is a class with one method (docs/design.md, "Adding an executor").
 
-How a command sees the candidate:
-
-- Each worker number has a private, initially empty directory (under one ``treereduce-*`` temp
-  root); the test runs there as its cwd, so files it writes (an ``a.out``) never collide between
-  workers. The candidate is written there as ``input_name`` (the user's file name, e.g. ``crash.c``)
-  before every run, and the directory is emptied after every run, so nothing stale survives.
-- An argv element exactly ``@@`` becomes that file's name; ``@@.ext`` becomes the name's stem with
-  that suffix (``@@.rs`` → ``crash.rs``, a second copy of the bytes) because compilers go by the
-  suffix; an element ending in ``=@@`` or ``=@@.ext`` (``--file=@@``) is substituted the same way.
-  ``@@`` anywhere else inside an argument is left alone. The substituted path is the bare file
-  name, relative to the cwd, so compiler messages read ``crash.c:3:1: ...`` exactly as in the
-  user's own runs and do not vary between workers (pass ``absolute_paths=True`` for scripts that
-  ``cd`` elsewhere).
-- Without any ``@@`` the candidate is the test's stdin (a file, so it is seekable) and is still
-  present under its own name in the cwd, as C-Vise and C-Reduce scripts expect. With ``@@``, stdin
-  is /dev/null.
-- argv[0] containing a ``/`` and other arguments starting with ``./`` or ``../`` that exist are
-  resolved against the directory the user started in, since the cwd is now the temp dir. Nothing
-  else is rewritten: ``gcc -o prog @@.c`` writes ``prog`` in the worker's directory even when the
-  user's directory has one, and ``check.py`` (no ``./``) is looked for in the worker's directory,
-  where it is not. A bare command name is looked up on PATH. No shell is involved.
-
-How a run is judged: the test runs in its own session (process group). Its stdout and stderr are
-read while it runs, and only when a criterion needs them or the caller asks (otherwise they go to
-/dev/null); what is read is kept whole, because regexes need the whole stream, so memory grows with
-what the test prints. When the test exits, anything it left running in its group is killed. On
-timeout the whole group gets SIGTERM, then SIGKILL after a short grace; a timed-out run is not
-interesting. The waiting uses one poll() on the output pipes and a pidfd of the test (Linux), so
-there are no helper threads and no sleep loops; elsewhere it falls back to short polling.
+Here: `CommandOracle` runs a command (judge/process.py's `Runner`) and judges the run by its
+`Criteria`; `CallableOracle` asks a Python predicate; `Rejudged` judges another oracle's runs by
+other criteria (the golden run's: the same crash). judge/slots.py and judge/cluster.py hold two
+more.
 """
 
 from __future__ import annotations
 
 import contextlib
-import errno
-import math
-import os
+import dataclasses
 import re
-import select
-import shutil
-import signal
-import subprocess
-import tempfile
-import threading
 import time
-import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Protocol
+from typing import Protocol, TypeVar, runtime_checkable
 
-# How long a test gets after SIGTERM before SIGKILL, in seconds.
-DEFAULT_KILL_GRACE = 0.3
-# How long to keep reading output after the test's group is dead (only matters when a process
-# that escaped the group still holds a pipe open).
-_DRAIN_GRACE = 0.1
-_READ_SIZE = 1 << 16
-# errno values meaning "this command cannot be started", as opposed to a transient system limit.
-_START_ERRNOS = frozenset(
-    {
-        errno.ENOENT,
-        errno.EACCES,
-        errno.EPERM,
-        errno.ENOEXEC,
-        errno.ENOTDIR,
-        errno.EISDIR,
-        errno.ELOOP,
-        errno.ENAMETOOLONG,
-    }
-)
-_WHOLE_ARG = re.compile(r"(?P<prefix>)@@(?P<suffix>\.[^/]+)?")
-_FLAG_ARG = re.compile(r"(?P<prefix>.+=)@@(?P<suffix>\.[^/=]+)?")
+from treereduce_py.judge.process import DEFAULT_KILL_GRACE, OracleStartError, Runner, input_names
+
+__all__ = [
+    "CANCELLED",
+    "DEFAULT_KILL_GRACE",
+    "CallableOracle",
+    "CommandOracle",
+    "Criteria",
+    "Oracle",
+    "OracleBase",
+    "OracleStartError",
+    "Rejudged",
+    "Verdict",
+    "as_oracle",
+]
+
+_Self = TypeVar("_Self", bound="OracleBase")
 
 
 @dataclass(frozen=True)
@@ -153,19 +123,41 @@ class Verdict:
     stdout: bytes = b""
     stderr: bytes = b""
 
+    @classmethod
+    def answer(cls, interesting: bool, seconds: float = 0.0) -> Verdict:
+        """The verdict of a test that only says yes or no: exit code 0 for interesting and 1
+        otherwise, as a test script would report."""
+        return cls(interesting, 0 if interesting else 1, timed_out=False, seconds=seconds)
 
-_CANCELLED = Verdict(interesting=False, exit_code=None, timed_out=False, seconds=0.0)
+
+# The verdict of a check that ran nothing: the oracle was cancelled.
+CANCELLED = Verdict(interesting=False, exit_code=None, timed_out=False, seconds=0.0)
 
 
-class OracleStartError(Exception):
-    """The test command cannot be started (not found, not executable); one line naming it."""
-
-
+@runtime_checkable
 class Oracle(Protocol):
     """Answers "is this candidate interesting?"; safe to call from several worker threads."""
 
-    def check(self, candidate: bytes, worker: int = 0, *, capture: bool = False) -> Verdict:
-        """Test `candidate`; `worker` identifies the calling worker (never used concurrently)."""
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
+        """Test `candidate` for at most `timeout` seconds (None: the oracle's own limit, if
+        any); `worker` identifies the calling worker (never used concurrently); with `capture`
+        the verdict carries the test's output."""
+        ...
+
+    def hold(self) -> AbstractContextManager[None]:
+        """What a worker holds while it builds and tests candidates (a shared test slot)."""
+        ...
+
+    def input_names(self) -> tuple[str, ...] | None:
+        """The file names the test sees the candidate as (a crash report names them); None when
+        the test is no command, so it has no crash to compare (--same-crash needs one)."""
         ...
 
     def cancel(self) -> None:
@@ -181,16 +173,68 @@ class Oracle(Protocol):
         ...
 
 
-# One argv element: a literal string, or (prefix, file name) to become prefix + the file's path.
-_ArgSlot = str | tuple[str, str]
+class OracleBase:
+    """The defaults of the `Oracle` protocol for all but `check`: nothing to hold, no input
+    names, a `cancelled` flag set by `cancel` and cleared by `resume`, nothing to close, and
+    use as a context manager (closed on exit)."""
+
+    _cancelled = False
+
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
+        """Test `candidate` (see `Oracle.check`); the one method an executor must give."""
+        raise NotImplementedError
+
+    def hold(self) -> AbstractContextManager[None]:
+        """Nothing to hold."""
+        return contextlib.nullcontext()
+
+    def input_names(self) -> tuple[str, ...] | None:
+        """No command, no names."""
+        return None
+
+    @property
+    def cancelled(self) -> bool:
+        """Whether `cancel` was called (and not undone by `resume`)."""
+        return self._cancelled
+
+    def cancel(self) -> None:
+        """Make later checks return `CANCELLED` (a subclass may stop running tests too)."""
+        self._cancelled = True
+
+    def resume(self) -> None:
+        """Let later checks run again."""
+        self._cancelled = False
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def __enter__(self: _Self) -> _Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
 
 
-class CommandOracle:
-    """Runs a command (argv, no shell) as the interestingness test; see the module docstring.
+class CommandOracle(OracleBase):
+    """Runs a command (argv, no shell; see process.py for how it sees the candidate) and judges
+    each run by `criteria`.
 
-    `timeout` (seconds, None for no limit) is a public attribute the engine may change between
-    checks. `check` raises OracleStartError when the command cannot be started; any other OSError
-    (such as running out of file descriptors) propagates unchanged.
+    `timeout` is the limit of a check that names none (direct use); a reduction gives every check
+    its own (`ReduceOptions.timeout` and the judge's policy). `check` raises OracleStartError when
+    the command cannot be started; any other OSError (such as running out of file descriptors)
+    propagates unchanged. The other arguments are `Runner`'s.
     """
 
     def __init__(
@@ -205,93 +249,43 @@ class CommandOracle:
         absolute_paths: bool = False,
         kill_grace: float = DEFAULT_KILL_GRACE,
     ) -> None:
-        """Prepare to run `argv` (nothing is started yet).
-
-        `start_dir` (default: the cwd now) anchors a relative argv[0] with a ``/`` and arguments
-        starting with ``./`` or ``../`` that exist there (nothing else); `input_name` is the
-        candidate's file name in the worker dir; `env` replaces the environment (None inherits
-        it); `absolute_paths` makes @@ an absolute path; `kill_grace` is the time between SIGTERM
-        and SIGKILL on timeout. Raises ValueError for an empty argv or an unusable input_name.
-        """
-        if not argv:
-            raise ValueError("the test command is empty")
-        name = Path(input_name).name
-        if name in ("", ".", ".."):
-            raise ValueError(f"unusable input file name: {input_name!r}")
-        self.timeout: float | None = timeout
+        """Prepare to run `argv` (nothing is started yet); raises ValueError for an empty argv
+        or an unusable input_name."""
         self.criteria = criteria
-        self.argv = tuple(argv)
-        self.input_name = name
-        self._kill_grace = kill_grace
-        self._env = dict(env) if env is not None else None
-        self._command = argv[0]
-        base = str(start_dir) if start_dir is not None else os.getcwd()
-        self._slots = _parse_argv(argv, name, base)
-        at_files = [slot[1] for slot in self._slots if not isinstance(slot, str)]
-        self._uses_at = bool(at_files)
-        # The plain input file is always written first: @@ may name only suffixed copies, and
-        # C-Vise style scripts open the file by its name.
-        self._file_names = tuple(dict.fromkeys([name, *at_files]))
-        self._relative_argv = None if absolute_paths else _fill(self._slots, None)
-        self._lock = threading.Lock()
-        self._running: set[int] = set()  # leader pids, not yet reaped, so their group ids are ours
-        self._cancelled = False
-        self._root: Path | None = None
-        self._remove_root: weakref.finalize[..., CommandOracle] | None = None
-        self._worker_dirs: dict[int, Path] = {}
-        # Tests in flight shared with other oracles (batch mode): None for no limit.
-        self.slots: threading.Semaphore | None = None
-        self._holding = threading.local()  # this thread already holds a slot (`hold`)
+        self._timeout = timeout
+        self._runner = Runner(
+            argv,
+            start_dir=start_dir,
+            input_name=input_name,
+            env=env,
+            absolute_paths=absolute_paths,
+            kill_grace=kill_grace,
+        )
+        self.argv = self._runner.argv
+        self.input_name = self._runner.input_name
 
-    def check(self, candidate: bytes, worker: int = 0, *, capture: bool = False) -> Verdict:
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
         """Run the test on `candidate` in `worker`'s directory and judge it by the criteria.
 
         With `capture`, both output streams are returned in the verdict even if no criterion needs
-        them. Raises OracleStartError if the command cannot be started. With `slots` set (a
-        semaphore several oracles share, as batch mode's reductions do), each test holds one.
+        them. Raises OracleStartError if the command cannot be started.
         """
-        with self.hold():
-            return self._check(candidate, worker, capture)
-
-    @contextlib.contextmanager
-    def hold(self) -> Iterator[None]:
-        """Hold one of the shared `slots` (if any) for every check this thread makes inside.
-
-        The engine's workers take it before building a candidate: a candidate built first and
-        then kept waiting for a slot would be tested on a state that other commits have since
-        replaced, and its success would cost a merge test.
-        """
-        if self.slots is None or getattr(self._holding, "slot", False):
-            yield
-            return
-        with self.slots:
-            self._holding.slot = True
-            try:
-                yield
-            finally:
-                self._holding.slot = False
-
-    def _check(self, candidate: bytes, worker: int, capture: bool) -> Verdict:
-        if self._cancelled:
-            return _CANCELLED
-        wdir = self._worker_dir(worker)
-        argv = self._relative_argv if self._relative_argv is not None else _fill(self._slots, wdir)
-        capture_out = capture or self.criteria.needs_stdout()
-        capture_err = capture or self.criteria.needs_stderr()
-        stdin: IO[bytes] | None = None
-        try:
-            for file_name in self._file_names:
-                with open(wdir / file_name, "wb") as f:
-                    f.write(candidate)
-            if not self._uses_at:
-                stdin = open(wdir / self._file_names[0], "rb")  # noqa: SIM115 (closed below)
-            run = self._run(argv, wdir, stdin, capture_out, capture_err)
-        finally:
-            if stdin is not None:
-                stdin.close()
-            _empty_dir(wdir)
-        if run.cancelled:
-            return _CANCELLED
+        run = self._runner.run(
+            candidate,
+            worker,
+            timeout=self._timeout if timeout is None else timeout,
+            capture_out=capture or self.criteria.needs_stdout(),
+            capture_err=capture or self.criteria.needs_stderr(),
+        )
+        if run is None:
+            return CANCELLED
         interesting = not run.timed_out and self.criteria.matches(
             run.exit_code, run.stdout, run.stderr
         )
@@ -304,384 +298,98 @@ class CommandOracle:
             stderr=run.stderr,
         )
 
+    def input_names(self) -> tuple[str, ...]:
+        """The input file and its ``@@.ext`` copies."""
+        return input_names(self.argv, self.input_name)
+
     def cancel(self) -> None:
         """Kill every running test's process group now; later checks return not interesting."""
-        with self._lock:
-            self._cancelled = True
-            for pid in self._running:
-                _kill_group(pid, signal.SIGKILL)
+        super().cancel()
+        self._runner.cancel()
 
     def resume(self) -> None:
         """Let later checks run again after `cancel`."""
-        with self._lock:
-            self._cancelled = False
+        super().resume()
+        self._runner.resume()
 
     def close(self) -> None:
         """Kill any test still running and remove the temp root; safe to call more than once."""
-        with self._lock:
-            for pid in self._running:
-                _kill_group(pid, signal.SIGKILL)
-            remove_root, self._remove_root = self._remove_root, None
-            self._root = None
-            self._worker_dirs = {}
-        if remove_root is not None:
-            remove_root()
-
-    def __enter__(self) -> CommandOracle:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def _worker_dir(self, worker: int) -> Path:
-        wdir = self._worker_dirs.get(worker)
-        if wdir is not None:
-            return wdir
-        with self._lock:
-            if self._root is None:
-                self._root = Path(tempfile.mkdtemp(prefix="treereduce-"))
-                # Removes the root at garbage collection or exit if close() is never called.
-                self._remove_root = weakref.finalize(
-                    self, shutil.rmtree, str(self._root), ignore_errors=True
-                )
-            wdir = self._root / f"w{worker}"
-            wdir.mkdir(exist_ok=True)
-            self._worker_dirs[worker] = wdir
-        return wdir
-
-    def _run(
-        self,
-        argv: list[str],
-        cwd: Path,
-        stdin: IO[bytes] | None,
-        capture_out: bool,
-        capture_err: bool,
-    ) -> _Run:
-        out_r, out_w = os.pipe() if capture_out else (-1, -1)
-        err_r, err_w = os.pipe() if capture_err else (-1, -1)
-        start = time.monotonic()
-        # A Ctrl-C inside Popen would leave its child running and unknown to cancel(): hold
-        # SIGINT/SIGTERM until the child is registered (they only ever reach the main thread).
-        held = _hold_signals()
-        try:
-            try:
-                proc = subprocess.Popen(
-                    argv,
-                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
-                    stdout=out_w if capture_out else subprocess.DEVNULL,
-                    stderr=err_w if capture_err else subprocess.DEVNULL,
-                    cwd=cwd,
-                    env=self._env,
-                    start_new_session=True,
-                )
-            except OSError as err:
-                _close_fds(out_r, err_r)
-                if err.errno in _START_ERRNOS:
-                    raise OracleStartError(self._start_error_message(err, argv[0])) from err
-                raise
-            finally:
-                _close_fds(out_w, err_w)
-            with self._lock:
-                self._running.add(proc.pid)
-                if self._cancelled:
-                    _kill_group(proc.pid, signal.SIGKILL)
-        finally:
-            _release_signals(held)
-        try:
-            timed_out, chunks = self._wait(proc, (out_r, err_r), start)
-        except BaseException:
-            # E.g. KeyboardInterrupt in a single-threaded run: leave no test behind.
-            _kill_group(proc.pid, signal.SIGKILL)
-            raise
-        finally:
-            with self._lock:
-                self._running.discard(proc.pid)
-                cancelled = self._cancelled
-            proc.wait()
-            _close_fds(out_r, err_r)
-        return _Run(
-            exit_code=proc.returncode,
-            timed_out=timed_out,
-            cancelled=cancelled,
-            seconds=time.monotonic() - start,
-            stdout=b"".join(chunks.get(out_r, ())),
-            stderr=b"".join(chunks.get(err_r, ())),
-        )
-
-    def _wait(
-        self, proc: subprocess.Popen[bytes], pipes: tuple[int, int], start: float
-    ) -> tuple[bool, dict[int, list[bytes]]]:
-        """Read output until the leader exits or time runs out; returns (timed out, chunks).
-
-        On return the test's whole group has been sent SIGKILL, the leader is dead (or dying) but
-        not reaped, and the pipes have been drained.
-        """
-        poller = select.poll()
-        chunks: dict[int, list[bytes]] = {}
-        for fd in pipes:
-            if fd >= 0:
-                poller.register(fd, select.POLLIN)
-                chunks[fd] = []
-        open_pipes = set(chunks)
-        pidfd = _pidfd(proc.pid)
-        if pidfd >= 0:
-            poller.register(pidfd, select.POLLIN)
-        timeout = self.timeout
-        deadline = None if timeout is None else start + timeout
-        timed_out = False
-        backoff = 0.001
-        try:
-            while True:
-                if pidfd < 0 and _has_exited(proc):
-                    break
-                now = time.monotonic()
-                if deadline is not None and now >= deadline:
-                    if timed_out:
-                        break  # the grace after SIGTERM is over; SIGKILL follows
-                    timed_out = True
-                    _kill_group(proc.pid, signal.SIGTERM)
-                    deadline = now + self._kill_grace
-                    continue
-                wait = None if deadline is None else deadline - now
-                if pidfd < 0:
-                    wait = backoff if wait is None else min(wait, backoff)
-                    backoff = min(backoff * 2, 0.05)
-                events = poller.poll(None if wait is None else math.ceil(wait * 1000))
-                if any(fd == pidfd for fd, _ in events):
-                    break
-                for fd, _ in events:
-                    if not _read_chunk(fd, chunks[fd]):
-                        poller.unregister(fd)
-                        open_pipes.discard(fd)
-        finally:
-            # The leader is unreaped, so its pid still names our group and cannot be reused.
-            _kill_group(proc.pid, signal.SIGKILL)
-            if pidfd >= 0:
-                poller.unregister(pidfd)
-                os.close(pidfd)
-        _drain(poller, open_pipes, chunks)
-        return timed_out, chunks
-
-    def _start_error_message(self, err: OSError, resolved: str) -> str:
-        shown = self._command
-        where = "" if resolved == shown else f" ({resolved})"
-        if err.errno == errno.ENOENT:
-            if "/" not in resolved:
-                path = self._env.get("PATH") if self._env is not None else None
-                if shutil.which(resolved, path=path) is None:
-                    return f"test command not found on PATH: {shown}"
-            elif not os.path.exists(resolved):
-                return f"test command not found: {shown}{where}"
-            return f"cannot start test command {shown}{where}: its '#!' interpreter was not found"
-        if err.errno in (errno.EACCES, errno.EPERM):
-            return (
-                f"test command is not executable: {shown}{where} "
-                "(permission denied; is it a file with chmod +x?)"
-            )
-        if err.errno == errno.ENOEXEC:
-            return (
-                f"test command is not a program: {shown}{where} (a script needs a '#!' first line)"
-            )
-        return f"cannot start test command {shown}{where}: {err.strerror}"
+        self._runner.close()
 
 
-@dataclass(frozen=True)
-class _Run:
-    exit_code: int | None
-    timed_out: bool
-    cancelled: bool
-    seconds: float
-    stdout: bytes
-    stderr: bytes
-
-
-def _parse_argv(argv: Sequence[str], name: str, start_dir: str) -> list[_ArgSlot]:
-    """Resolve relative paths against start_dir and turn @@ arguments into file slots."""
-    command = argv[0]
-    if "/" in command and not os.path.isabs(command):
-        command = os.path.normpath(os.path.join(start_dir, command))
-    slots: list[_ArgSlot] = [command]
-    for arg in argv[1:]:
-        at = _WHOLE_ARG.fullmatch(arg) or _FLAG_ARG.fullmatch(arg)
-        if at is not None:
-            prefix = at.group("prefix") or ""
-            suffix = at.group("suffix")
-            slots.append((prefix, name if suffix is None else Path(name).stem + suffix))
-        elif _names_a_file(arg, start_dir):
-            # `python3 ./check.py @@` must find check.py although the test runs elsewhere.
-            slots.append(os.path.normpath(os.path.join(start_dir, arg)))
-        else:
-            slots.append(arg)
-    return slots
-
-
-def _names_a_file(arg: str, start_dir: str) -> bool:
-    """An explicitly relative path (``./x``, ``../x``) to something that exists under start_dir.
-
-    Only these are rewritten: a bare word that happens to name a file in the user's directory (the
-    ``prog`` of ``gcc -o prog``, the pattern of ``grep foo``) is an output or plain data, and making
-    it absolute would have every worker share (and overwrite) the user's file.
-    """
-    if not arg.startswith(("./", "../")):
-        return False
-    return os.path.exists(os.path.join(start_dir, arg))
-
-
-def _fill(slots: list[_ArgSlot], wdir: Path | None) -> list[str]:
-    """The argv with each @@ slot naming its file: bare (cwd-relative) or, given wdir, absolute."""
-    argv = []
-    for slot in slots:
-        if isinstance(slot, str):
-            argv.append(slot)
-            continue
-        prefix, file_name = slot
-        if wdir is not None:
-            path = str(wdir / file_name)
-        elif file_name.startswith("-") and not prefix:
-            path = "./" + file_name  # so the test does not take the file for an option
-        else:
-            path = file_name
-        argv.append(prefix + path)
-    return argv
-
-
-def _pidfd(pid: int) -> int:
-    """A pidfd for our unreaped child (readable once it exits), or -1 where there is none."""
-    try:
-        return os.pidfd_open(pid)
-    except (AttributeError, OSError):
-        return -1
-
-
-def _has_exited(proc: subprocess.Popen[bytes]) -> bool:
-    """Whether the child exited, leaving it unreaped where the platform allows."""
-    try:
-        return os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
-    except AttributeError:
-        return proc.poll() is not None
-    except ChildProcessError:
-        return True
-
-
-def _read_chunk(fd: int, into: list[bytes]) -> bool:
-    """Read what is available from a readable pipe; False at end of file."""
-    try:
-        data = os.read(fd, _READ_SIZE)
-    except OSError:
-        return False
-    if not data:
-        return False
-    into.append(data)
-    return True
-
-
-def _drain(poller: select.poll, open_pipes: set[int], chunks: dict[int, list[bytes]]) -> None:
-    """Read the pipes to end of file, giving a process outside the group only a short grace."""
-    deadline = time.monotonic() + _DRAIN_GRACE
-    while open_pipes:
-        remaining = deadline - time.monotonic()
-        if remaining <= 0:
-            return
-        events = poller.poll(math.ceil(remaining * 1000))
-        if not events:
-            return
-        for fd, _ in events:
-            if not _read_chunk(fd, chunks[fd]):
-                poller.unregister(fd)
-                open_pipes.discard(fd)
-
-
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
-
-
-def _hold_signals() -> set[int | signal.Signals] | None:
-    """Block SIGINT/SIGTERM in the main thread; the previous mask, or None if nothing held."""
-    if threading.current_thread() is not threading.main_thread():
-        return None
-    return set(signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS))
-
-
-def _release_signals(previous: set[int | signal.Signals] | None) -> None:
-    """Restore the mask `_hold_signals` changed; a held signal is delivered now."""
-    if previous is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
-def _kill_group(pgid: int, sig: signal.Signals) -> None:
-    # Already gone, or holding a member we may not signal (setuid): nothing more to do.
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
-
-
-def _close_fds(*fds: int) -> None:
-    for fd in fds:
-        if fd >= 0:
-            os.close(fd)
-
-
-def _empty_dir(path: Path) -> None:
-    """Remove everything in `path` (what the test left behind), ignoring what cannot be removed."""
-    try:
-        with os.scandir(path) as entries:
-            for entry in entries:
-                try:
-                    if entry.is_dir(follow_symlinks=False):
-                        shutil.rmtree(entry.path, ignore_errors=True)
-                    else:
-                        os.unlink(entry.path)
-                except OSError:
-                    pass
-    except FileNotFoundError:
-        pass
-
-
-class CallableOracle:
+class CallableOracle(OracleBase):
     """A Python predicate as the oracle (library use, tests); exceptions from it propagate.
 
-    The predicate must be thread-safe if several workers use the oracle. Verdicts report exit code
-    0 for interesting and 1 otherwise, as a test script would.
+    The predicate must be thread-safe if several workers use the oracle. A predicate cannot be
+    stopped, so `timeout` is not enforced. Verdicts report exit code 0 for interesting and 1
+    otherwise, as a test script would.
     """
 
     def __init__(self, predicate: Callable[[bytes], bool]) -> None:
         self._predicate = predicate
-        self._cancelled = False
 
-    def check(self, candidate: bytes, worker: int = 0, *, capture: bool = False) -> Verdict:
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
         """Call the predicate on `candidate` (not at all once cancelled)."""
-        if self._cancelled:
-            return _CANCELLED
+        if self.cancelled:
+            return CANCELLED
         start = time.monotonic()
         interesting = bool(self._predicate(candidate))
-        return Verdict(
-            interesting=interesting,
-            exit_code=0 if interesting else 1,
-            timed_out=False,
-            seconds=time.monotonic() - start,
+        return Verdict.answer(interesting, time.monotonic() - start)
+
+
+class Rejudged(OracleBase):
+    """`oracle`'s runs judged by `criteria` instead of its own (the golden run's same crash):
+    every check captures the output, and a run is interesting when it finished and meets them.
+    Everything else is `oracle`'s."""
+
+    def __init__(self, oracle: Oracle, criteria: Criteria) -> None:
+        self.oracle = oracle
+        self.criteria = criteria
+
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
+        """Run `oracle`'s test on `candidate` and judge the run by `criteria`."""
+        run = self.oracle.check(candidate, worker, timeout=timeout, capture=True)
+        interesting = not run.timed_out and self.criteria.matches(
+            run.exit_code, run.stdout, run.stderr
         )
+        return dataclasses.replace(run, interesting=interesting)
+
+    def hold(self) -> AbstractContextManager[None]:
+        return self.oracle.hold()
+
+    def input_names(self) -> tuple[str, ...] | None:
+        return self.oracle.input_names()
 
     def cancel(self) -> None:
-        """Make later checks return not interesting without calling the predicate."""
-        self._cancelled = True
+        self.oracle.cancel()
 
     def resume(self) -> None:
-        """Let later checks call the predicate again."""
-        self._cancelled = False
+        self.oracle.resume()
 
     def close(self) -> None:
-        """Nothing to release; present for the Oracle protocol."""
+        self.oracle.close()
 
-    def __enter__(self) -> CallableOracle:
-        return self
 
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self.close()
+def as_oracle(test: Callable[[bytes], bool] | Oracle) -> Oracle:
+    """`test` as an oracle: an `Oracle` as it is, a predicate on candidate bytes wrapped in a
+    `CallableOracle`. Raises TypeError for anything else (such as an object with some of the
+    protocol's methods but not all)."""
+    if isinstance(test, Oracle):
+        return test
+    if callable(test):
+        return CallableOracle(test)
+    raise TypeError(f"the test must be a predicate on bytes or an Oracle, not {test!r}")

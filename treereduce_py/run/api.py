@@ -19,7 +19,7 @@ from treereduce_py.judge.errors import (
     NotInteresting,
     ReduceError,
 )
-from treereduce_py.judge.oracle import CallableOracle, CommandOracle, Oracle
+from treereduce_py.judge.oracle import Oracle, as_oracle
 from treereduce_py.lang import languages
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Result, Session
@@ -52,7 +52,8 @@ def reduce(
 ) -> Result:
     """Reduce `source` while `test` stays true.
 
-    `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py). `options` (default
+    `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py: a class with one
+    `check` method on top of `OracleBase` is one). `options` (default
     `ReduceOptions()`) says how; keyword `overrides` replace single fields of it, so
     `reduce(src, language="c", test=t, jobs=4)` works. `progress` receives every event.
     `original`: when `source` is an earlier result being resumed, the input it came from; a
@@ -61,17 +62,12 @@ def reduce(
     Raises NotInteresting when the original fails the test (or times out), FlakyTest when the
     final result fails its re-test, BadOptions for options that cannot work together,
     languages.UnknownLanguage for an unknown language, KeyError for an unknown strategy,
-    TypeError for an unknown option, and oracle.OracleStartError when the test command cannot
-    be started. A KeyboardInterrupt stops every test and propagates after the best is on disk.
+    TypeError for an unknown option or a `test` that is neither, and oracle.OracleStartError
+    when the test command cannot be started. A KeyboardInterrupt stops every test and
+    propagates after the best is on disk.
     """
     opts = dataclasses.replace(options or ReduceOptions(), **overrides)
     lang = languages.canonical(language)
-    oracle = test if isinstance(test, (CommandOracle, CallableOracle)) else _as_oracle(test)
+    oracle = as_oracle(test)
     session = Session(source, lang, oracle, opts, progress or (lambda _e: None), original)
     return session.run()
-
-
-def _as_oracle(test: Test) -> Oracle:
-    if callable(test) and not hasattr(test, "check"):
-        return CallableOracle(test)
-    return test  # type: ignore[return-value]  # any object with the Oracle methods

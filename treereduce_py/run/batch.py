@@ -25,6 +25,7 @@ Inputs are taken as fuzzers leave them: every regular file of a folder (below it
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import dataclasses
 import hashlib
 import json
@@ -40,17 +41,18 @@ from treereduce_py import events
 from treereduce_py.engine.output import write_atomic
 from treereduce_py.judge import signature
 from treereduce_py.judge.errors import BadOptions, ReduceError
-from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError, Verdict
+from treereduce_py.judge.oracle import Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.signature import CrashSignature
+from treereduce_py.judge.slots import Slotted
+from treereduce_py.judge.timeouts import first_run_timeout
 from treereduce_py.lang import languages
 from treereduce_py.run import api
 
 SUMMARY_VERSION = 1
-# The golden run of each original gets this long unless --timeout says otherwise.
-FIRST_RUN_TIMEOUT = 300.0
 
-# Makes the oracle for one input file name with these criteria (locally or on a cluster).
-OracleFactory = Callable[[str, Criteria], CommandOracle]
+# Makes the oracle for one input file name with these criteria (a command, locally or on a
+# cluster).
+OracleFactory = Callable[[str, Criteria], Oracle]
 
 # What the command's exit says: "crash", it is the program under test (a non-zero exit or a
 # crash message is the crash); "interesting", it is the user's test (exit 0: still crashes).
@@ -159,11 +161,6 @@ def _folder_inputs(folder: Path, recursive: bool, skipped: list[Skipped]) -> lis
     return inputs
 
 
-def _input_names(oracle: CommandOracle) -> list[str]:
-    stem = Path(oracle.input_name).stem
-    return [oracle.input_name] + [stem + a[2:] for a in oracle.argv if a.startswith("@@.")]
-
-
 @dataclass(frozen=True)
 class Keying:
     """How runs are told apart: the test's contract, and the signature's frames or the user's
@@ -174,24 +171,36 @@ class Keying:
     key: str | None = None
 
 
-def classify(path: Path, oracle: CommandOracle, keying: Keying = Keying()) -> Crash:
-    """Run the original once; its crash key (None when it shows no crash to reduce), the
-    signature of `--same-crash` with `keying`'s frames (or the user's key regex)."""
+def classify(
+    path: Path, oracle: Oracle, keying: Keying = Keying(), *, timeout: float | None = None
+) -> Crash:
+    """Run the original once, for at most `timeout` seconds (None: the oracle's own limit); its
+    crash key (None when it shows no crash to reduce), the signature of `--same-crash` with
+    `keying`'s frames (or the user's key regex)."""
     data = path.read_bytes()
-    run = oracle.check(data, threading.get_ident(), capture=True)
-    return crash_of(path, len(data), run, oracle, keying)
+    run = oracle.check(data, threading.get_ident(), timeout=timeout, capture=True)
+    return crash_of(path, len(data), run, oracle.input_names() or (), keying, timeout)
 
 
-def crash_of(path: Path, size: int, run: Verdict, oracle: CommandOracle, keying: Keying) -> Crash:
-    """What one run says of its input (see TestMode and Keying)."""
+def crash_of(
+    path: Path,
+    size: int,
+    run: Verdict,
+    names: Sequence[str],
+    keying: Keying,
+    limit: float | None,
+) -> Crash:
+    """What one run says of its input (see TestMode and Keying); `names` are the file names the
+    test saw it as, `limit` the run's time limit."""
     mode = keying.mode
     if run.timed_out:
-        return Crash(path, size, "timeout", f"timed out after {oracle.timeout} s")
+        after = "" if limit is None else f" after {limit} s"
+        return Crash(path, size, "timeout", f"timed out{after}")
     sig = signature.extract(
         run.exit_code,
         run.stdout,
         run.stderr,
-        input_names=_input_names(oracle),
+        input_names=names,
         frames=keying.frames,
         key_regex=keying.key,
     )
@@ -282,6 +291,8 @@ class Batch:
         self.make_oracle = make_oracle
         self.jobs = jobs
         self.options = options
+        # The limit of each original's golden run: the user's timeout, or the first runs' default.
+        self._first_run = first_run_timeout(options.timeout)
         self.emit = emit
         self.resume = resume
         self.command = tuple(command)
@@ -317,9 +328,8 @@ class Batch:
         return time.monotonic() - self.started
 
     def _classify(self, path: Path) -> Crash:
-        with self.make_oracle(path.name, Criteria()) as oracle:
-            oracle.timeout = self.options.timeout or FIRST_RUN_TIMEOUT
-            return classify(path, oracle, self.keying)
+        with contextlib.closing(self.make_oracle(path.name, Criteria())) as oracle:
+            return classify(path, oracle, self.keying, timeout=self._first_run)
 
     def _diagnose(self, crashes: Sequence[Crash]) -> None:
         """Refuse a batch with nothing to reduce, saying which contract the command seems to
@@ -329,10 +339,10 @@ class Batch:
             self._nothing_crashed(crashes)
         if len(crashes) < 2 or len(shown) < len(crashes) or len({c.key for c in shown}) > 1:
             return
-        with self.make_oracle(crashes[0].path.name, Criteria()) as oracle:
-            oracle.timeout = self.options.timeout or FIRST_RUN_TIMEOUT
-            run = oracle.check(b"", 0, capture=True)
-            empty = crash_of(Path(""), 0, run, oracle, self.keying)
+        with contextlib.closing(self.make_oracle(crashes[0].path.name, Criteria())) as oracle:
+            run = oracle.check(b"", 0, timeout=self._first_run, capture=True)
+            names = oracle.input_names() or ()
+            empty = crash_of(Path(""), 0, run, names, self.keying, self._first_run)
         if empty.key == shown[0].key:
             raise NothingToReduce(
                 f"all {len(crashes)} inputs fail exactly as an empty file does "
@@ -403,13 +413,12 @@ class Batch:
         def forward(event: events.Event) -> None:
             self.emit(events.Grouped(g.slug, event, elapsed=self._elapsed()))
 
-        with self.make_oracle(source.name, criteria) as oracle:
-            oracle.slots = slots
+        with contextlib.closing(self.make_oracle(source.name, criteria)) as oracle:
             try:
                 result = api.reduce(
                     source.read_bytes(),
                     language=lang,
-                    test=oracle,
+                    test=Slotted(oracle, slots),
                     options=options,
                     progress=forward,
                 )

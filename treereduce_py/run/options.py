@@ -14,10 +14,6 @@ from treereduce_py.edit.cdd import DEFAULT_P0
 from treereduce_py.judge.signature import DEFAULT_FRAMES
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY, ScheduleName
 
-# Time the first runs of the original get when no --timeout is given: a hanging original must
-# not hang the reducer.
-FIRST_RUN_TIMEOUT = 300.0
-
 
 @dataclass(frozen=True)
 class ReduceOptions:
@@ -27,7 +23,8 @@ class ReduceOptions:
     strategies.STRATEGIES. `passes`: at most this many passes per stage (None: until one changes
     nothing). `polish`: the line, token and whitespace passes. `syntax`: "strict" rejects
     candidates with more parse errors than the best without a test; "off" tests everything.
-    `timeout`: seconds per test of a command (None: 10x the first run, at least 1 s).
+    `timeout`: seconds per test of a command (None: 10x the first run, at least 1 s; the first
+    runs get judge/timeouts.py's FIRST_RUN_TIMEOUT).
     `max_time`/`max_tests`: budgets. `output`: always holds the best so far, written atomically.
     `queries`: extra query directories. `p0`: CDD's initial probability. `list_algorithm`:
     override every list reduction (for comparisons). `deterministic`: the same result at any

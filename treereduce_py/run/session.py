@@ -12,7 +12,6 @@ sees comes through the event stream.
 from __future__ import annotations
 
 import dataclasses
-import math
 import os
 import threading
 import time
@@ -23,16 +22,18 @@ from pathlib import Path
 import tree_sitter
 
 from treereduce_py import events
+from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.engine import Engine
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
 from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
 from treereduce_py.judge.golden import golden_run
-from treereduce_py.judge.judge import Budget, Counters, Judge, Patience, Stopped
+from treereduce_py.judge.judge import Budget, Judge, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
+from treereduce_py.judge.timeouts import Timeouts
 from treereduce_py.lang import frontends, languages
 from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
-from treereduce_py.run.options import FIRST_RUN_TIMEOUT, ReduceOptions
+from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
 from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.strategies import (
@@ -84,7 +85,6 @@ class Session:
         self.original = options.original_size or len(source)
         self.started = time.monotonic()
         self.cpu_started = time.process_time()
-        self.counters = Counters()
         self.phase = ""
         self.pass_number = 0
         self.parsed: tuple[bytes, tree_sitter.Tree] | None = None
@@ -92,16 +92,20 @@ class Session:
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
         strict = options.syntax == "strict"
-        self.judge = Judge(
-            oracle, language, syntax_strict=strict, budget=budget, counters=self.counters
-        )
+        # The same answers at any --jobs need the same limit for every test: no patience.
+        timeouts = Timeouts(options.timeout, options.max_time, patient=not options.deterministic)
+        self.judge = Judge(oracle, language, syntax_strict=strict, budget=budget, timeouts=timeouts)
+        self.committer = Committer(self.judge, self.best, emit, self.stats)
+        # Polishing candidates are judged as the last pass judged its own (before any pass:
+        # checked afresh, no parse errors allowed).
+        self.last_pass = self.judge.for_pass(check=SyntaxCheck(language), max_errors=0)
 
     def run(self) -> Result:
         """Reduce; raises the errors `api.reduce` documents."""
         stages = self.stages()
         signature = self.check_original()
         self.warn_if_unparsable()
-        engine = Engine(self.judge, self.best, self.jobs, self.emit, self.stats)
+        engine = Engine(self.judge, self.committer, self.jobs, self.emit, self.stats)
         timer = self.start_timer()
         reason = "fixpoint"
         try:
@@ -117,7 +121,7 @@ class Session:
             if timer is not None:
                 timer.cancel()
                 timer.join()
-        self.oracle.resume()
+        self.judge.resume()
         return self.finish(reason, signature)
 
     def elapsed(self) -> float:
@@ -125,14 +129,14 @@ class Session:
 
     def stats(self) -> events.Stats:
         now = time.monotonic()
-        running = tuple(now - t for t in list(self.judge.running.values()))
-        c = self.counters
+        c = self.judge.counts()
+        running = tuple(now - t for t in c.running_since)
         return events.Stats(
             original_size=self.original,
             size=len(self.best.data),
             tests=c.tests,
             interesting=c.interesting,
-            cache_hits=self.judge.cache.hits,
+            cache_hits=c.cache_hits,
             syntax_rejections=c.syntax_rejections,
             commit_retries=c.commit_retries,
             timeouts=c.timeouts,
@@ -170,45 +174,41 @@ class Session:
         )
 
     def check_original(self) -> str | None:
-        """Test the original (or take the golden run); set the tests' timeout from its time.
-
-        The first runs get the user's timeout, or FIRST_RUN_TIMEOUT within the time budget.
-        """
-        oracle, o = self.oracle, self.options
-        command = oracle if isinstance(oracle, CommandOracle) else None
-        if command is not None and command.timeout is None:
-            limit = o.max_time if o.max_time is not None else math.inf
-            command.timeout = o.timeout if o.timeout is not None else min(FIRST_RUN_TIMEOUT, limit)
-        signature = None
+        """Test the original (or take the golden run); the tests' timeouts follow from its time
+        (judge/timeouts.py)."""
+        o = self.options
         if o.same_crash or o.signature is not None or o.signature_regex is not None:
-            if command is None:
+            names = self.oracle.input_names()
+            if names is None:
                 raise BadOptions("--same-crash needs a test command, not a Python predicate")
             started = time.monotonic()
-            signature = golden_run(
-                command, self.golden_source, regex=o.signature, emit=self.emit,
-                frames=o.signature_frames, key_regex=o.signature_regex,
-            )  # fmt: skip
+            golden = golden_run(
+                lambda candidate: self.judge.test_original(candidate, capture=True),
+                self.golden_source,
+                names=names,
+                limit=self.judge.timeouts.first,
+                regex=o.signature,
+                emit=self.emit,
+                frames=o.signature_frames,
+                key_regex=o.signature_regex,
+            )
             seconds = time.monotonic() - started
-            self.counters.tests += 2
+            self.judge.require(golden.criteria)
             if self.resumed:
                 self.check_resumed()
-            self.emit_start(signature.describe())
+            signature: str | None = golden.signature.describe()
+            self.emit_start(signature)
         else:
+            signature = None
             self.emit_start(None)
-            first = oracle.check(self.source, 0, capture=True)
-            self.counters.tests += 1
+            first = self.judge.test_original(self.source, capture=True)
             if first.timed_out:
-                raise NotInteresting.timed_out(first, command.timeout if command else None)
+                raise NotInteresting.timed_out(first, self.judge.timeouts.first)
             if not first.interesting:
                 raise ResumedNotInteresting(first) if self.resumed else NotInteresting(first)
             seconds = first.seconds
-        self.counters.interesting += 1
-        if command is not None:
-            limit = o.timeout if o.timeout is not None else max(1.0, 10 * seconds)
-            command.timeout = limit
-            # The same answers at any --jobs need the same limit for every test.
-            self.judge.be_patient(None if o.deterministic else Patience(limit, seconds))
-        return None if signature is None else signature.describe()
+        self.judge.original_passed(seconds)
+        return signature
 
     @property
     def resumed(self) -> bool:
@@ -217,8 +217,7 @@ class Session:
 
     def check_resumed(self) -> None:
         """A resumed run's starting file must still show the original's crash."""
-        verdict = self.oracle.check(self.source, 0)
-        self.counters.tests += 1
+        verdict = self.judge.test_original(self.source)
         if not verdict.interesting:
             raise ResumedNotInteresting(
                 verdict, "the file to resume from no longer shows the original's crash"
@@ -300,11 +299,11 @@ class Session:
         if frontends.is_grammarless(self.lang):
             return False  # nothing is checked: the token stages already ran unchecked
         tokens = len(NodeTable.from_tokens(self.best.data))
-        c = self.judge.counters
+        c = self.judge.counts()
         if not endgame_fits(tokens, c.test_seconds / max(c.tests, 1) / self.jobs, self.elapsed()):
             return False
         size = len(self.best.data)
-        self.judge.cache.forget_syntax_rejections()
+        self.judge.forget_syntax_rejections()
         for stage in ENDGAME_STAGES:
             self.run_stage(engine, stage, lenient=True)
         return len(self.best.data) < size
@@ -338,14 +337,14 @@ class Session:
             # Never accept more parse errors than the current best has; candidates are checked
             # by editing this pass's tree (not at all in a coarse pass, which keeps no tree).
             # A lenient pass checks nothing either: parsing its candidates would be wasted.
-            self.judge.max_errors = table.errors if tree is None else count_errors(tree)
-            self.judge.check = (
-                CutsOnly(self.lang)
+            self.last_pass = self.judge.for_pass(
+                check=CutsOnly(self.lang)
                 if tree is None or lenient
-                else SyntaxCheck(self.lang, table, tree)
+                else SyntaxCheck(self.lang, table, tree),
+                max_errors=table.errors if tree is None else count_errors(tree),
             )
             planner = stage.planner(table, facts, self.options.p0)
-            changed = engine.run_pass(table, planner, self.options.deterministic)
+            changed = engine.run_pass(table, planner, self.last_pass, self.options.deterministic)
             if tree is None and not frontends.is_grammarless(self.lang):
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
@@ -376,21 +375,19 @@ class Session:
             self.format(self.options.format_command)
 
     def offer(self, candidate: bytes) -> bool:
-        """Keep `candidate` as the best if it is smaller and interesting (outside the engine:
-        for the polishing steps tried one candidate at a time)."""
-        if len(candidate) < len(self.best.data) and self.judge(candidate, 0):
-            self.best.offer(candidate)
-            self.judge.cache.shrink_to(len(candidate))
-            stats = self.stats()
-            self.emit(events.Improvement(len(candidate), stats, elapsed=stats.elapsed))
-            return True
-        return False
+        """Commit `candidate` if it is smaller and interesting (outside the engine: for the
+        polishing steps tried one candidate at a time)."""
+        if len(candidate) >= len(self.best.data):
+            return False
+        verdict = self.last_pass(candidate, 0)
+        return verdict is not None and self.committer.commit(verdict)
 
     def format(self, command: Sequence[str]) -> None:
-        """Run the formatter through the oracle's runner (candidate on stdin, text on stdout)."""
-        runner = CommandOracle(command, Criteria(), timeout=60)
+        """Run the formatter as a command (candidate on stdin, text on stdout); its text is
+        committed if the judge finds it interesting (it may be larger: it is for reading)."""
+        runner = CommandOracle(command, Criteria())
         try:
-            done = runner.check(self.best.data, 0, capture=True)
+            done = runner.check(self.best.data, 0, timeout=FORMAT_TIMEOUT, capture=True)
         except OracleStartError as e:
             self.emit(events.Notice(f"--format command failed: {e}"))
             return
@@ -399,9 +396,13 @@ class Session:
         formatted = done.stdout
         if not done.interesting or not formatted:
             self.emit(events.Notice(f"--format command {_failed(done)}; result kept as is"))
-        elif formatted != self.best.data and self.judge(formatted, 0):
-            self.best.offer(formatted)
-        elif formatted != self.best.data:
+            return
+        if formatted == self.best.data:
+            return
+        verdict = self.last_pass(formatted, 0)
+        if verdict is not None:
+            self.committer.commit(verdict)
+        else:
             self.emit(
                 events.Notice("the formatted result is not interesting; kept the unformatted one")
             )
@@ -409,10 +410,6 @@ class Session:
     def finish(self, reason: str, signature: str | None) -> Result:
         """Re-test the final result, or after a budget stop test its tidied text instead (twice
         the full timeout, without patience: a loaded machine must not fail it)."""
-        if isinstance(self.oracle, CommandOracle) and self.oracle.timeout is not None:
-            patience, self.judge.patience = self.judge.patience, None
-            limit = patience.limit if patience is not None else self.oracle.timeout
-            self.oracle.timeout = 2 * max(limit, self.oracle.timeout)
         if self.tidy_last(reason):
             self.best.flush()  # the tidied result just passed: that was its final test
         elif not self.retest():
@@ -426,10 +423,9 @@ class Session:
 
     def retest(self) -> bool:
         """The final result's test, once more (flushed to disk first either way)."""
-        final = self.oracle.check(self.best.data, 0)
-        self.counters.tests += 1
+        final = self.judge.final_test(self.best.data)
         self.best.flush()
-        return final.interesting
+        return final is not None
 
     def tidy_last(self, reason: str) -> bool:
         """A run stopped by a budget may end mid-stage, with the blank lines and trailing spaces
@@ -440,14 +436,8 @@ class Session:
             return False
         if reason == "fixpoint" or not self.options.polish or tidied == self.best.data:
             return False
-        verdict = self.oracle.check(tidied, 0)
-        self.counters.tests += 1
-        if not verdict.interesting:
-            return False
-        self.best.offer(tidied)
-        stats = self.stats()
-        self.emit(events.Improvement(len(tidied), stats, elapsed=stats.elapsed))
-        return True
+        verdict = self.judge.final_test(tidied)
+        return verdict is not None and self.committer.commit(verdict)
 
 
 def _failed(verdict: Verdict) -> str:
@@ -456,6 +446,8 @@ def _failed(verdict: Verdict) -> str:
     return f"exited with {verdict.exit_code}"
 
 
+# Seconds the --format command may run.
+FORMAT_TIMEOUT = 60.0
 # Where rounds repeat, a stage's passes stop at one that removed less than this share of the
 # text (see Session.run_stage).
 STAGE_MIN_GAIN = 0.05

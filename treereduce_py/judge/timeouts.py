@@ -1,0 +1,89 @@
+"""How long a test may run: the judge's policy, from the first run of the original to the last.
+
+A hanging original must not hang the reducer, so its first runs get the user's timeout or
+`FIRST_RUN_TIMEOUT` (within the time budget). Its time then sets the limit of every later test:
+the user's timeout, or ten times the original's run (at least a second). Within that limit,
+`Patience` stops a test that runs far longer than any interesting one so far: such a candidate is
+almost always a hang its edit caused (a loop whose exit or increment went), and waiting for the
+test's own limit made hangs most of the test time on the runtime-exception cases. A stopped test
+counts as not interesting, so patience can only cost a reduction, never admit a wrong one; the
+same answers at any `--jobs` need the same limit for every test, so `--deterministic` has none.
+The final re-test gets twice the full limit and no patience: a loaded machine must not fail it.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+
+# The first runs of the original get this long when the user gave no timeout.
+FIRST_RUN_TIMEOUT = 300.0
+# A test may run this many times as long as the slowest interesting test so far (at least
+# PATIENCE_FLOOR seconds) before it is stopped as not interesting.
+PATIENCE_FACTOR = 5.0
+PATIENCE_FLOOR = 1.0
+
+
+def first_run_timeout(user: float | None, max_time: float | None = None) -> float:
+    """The limit of the original's first runs: the user's timeout, else FIRST_RUN_TIMEOUT
+    within the time budget `max_time`."""
+    if user is not None:
+        return user
+    return min(FIRST_RUN_TIMEOUT, max_time if max_time is not None else math.inf)
+
+
+@dataclass
+class Patience:
+    """How long a test may run: `factor` times the `slowest` interesting test so far (at least
+    `floor` seconds), never more than `limit` (the user's --timeout, or 10x the original's run)."""
+
+    limit: float
+    slowest: float
+    factor: float = PATIENCE_FACTOR
+    floor: float = PATIENCE_FLOOR
+
+    def seconds(self) -> float:
+        return min(self.limit, max(self.floor, self.factor * self.slowest))
+
+
+class Timeouts:
+    """The limit of each test of one reduction (see the module docstring); thread-safe.
+
+    `user` is the user's timeout (None: chosen from the original's time), `max_time` the time
+    budget, `patient` whether hangs are cut short (not with --deterministic).
+    """
+
+    def __init__(
+        self, user: float | None = None, max_time: float | None = None, patient: bool = True
+    ) -> None:
+        self.user = user
+        self.first = first_run_timeout(user, max_time)
+        self.patient = patient
+        self.limit: float | None = None  # set by `timed`
+        self.patience: Patience | None = None
+        self._lock = threading.Lock()
+
+    def timed(self, seconds: float) -> None:
+        """The original's run took `seconds`: the limit of every later test follows from it."""
+        limit = self.user if self.user is not None else max(1.0, 10 * seconds)
+        self.limit = limit
+        self.patience = Patience(limit, seconds) if self.patient else None
+
+    def now(self) -> float:
+        """The limit of a test starting now."""
+        if self.limit is None:
+            return self.first
+        p = self.patience
+        return self.limit if p is None else p.seconds()
+
+    def interesting_took(self, seconds: float) -> None:
+        """An interesting test took `seconds`: later tests may run as long, and then some."""
+        with self._lock:
+            p = self.patience
+            if p is not None and seconds > p.slowest:
+                p.slowest = seconds
+
+    def final(self) -> float:
+        """The limit of the final re-test: twice the full limit, without patience."""
+        return 2 * (self.first if self.limit is None else self.limit)
