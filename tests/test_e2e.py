@@ -405,11 +405,26 @@ class TestExitCodes:
         lines = error_lines(proc, 3)
         error = next(line for line in lines if line.startswith("treereduce-py: error: "))
         assert "not interesting" in error
-        assert PYTHON in error and "exited with 7" in error
+        assert PYTHON in error and "exited with 7 (exit code 7 not in {0})" in error
         assert lines[-2:] == ["  stderr: first line", "  stderr: the compiler said no"]
         assert not (tmp_path / "reduced" / "small.py").exists()
         if quiet:
             assert len(lines) == 3
+
+    def test_original_fails_a_regex_and_shows_no_crash(
+        self, tmp_path: Path, small: Path, quiet: bool
+    ) -> None:
+        args = self.args(quiet, small, "--stderr-regex", "KeyError", "--", PYTHON, "@@")
+        error = next(
+            line
+            for line in error_lines(run_cli(args, tmp_path), 3)
+            if line.startswith("treereduce-py: error: ")
+        )
+        assert "(--stderr-regex 'KeyError' did not match)" in error, error
+        args = self.args(quiet, small, "--same-crash", "--", PYTHON, "@@")
+        proc = run_cli(args, tmp_path)
+        assert proc.returncode == 3
+        assert b"--same-crash found no crash signature" in proc.stderr, proc.stderr
 
     def test_flaky_test(self, tmp_path: Path, small: Path, quiet: bool) -> None:
         marker = tmp_path / "ran-once"

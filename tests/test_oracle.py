@@ -708,3 +708,23 @@ def test_recipe_a_new_executor_is_one_class() -> None:
     result = treereduce_py.reduce(source, language="python", test=toy, jobs=2)
     assert b"raise Boom" in result.reduced and result.size < len(source) // 2
     assert None not in toy.limits  # the judge gave every test its time limit
+
+
+def test_failures_name_each_criterion_a_run_fails() -> None:
+    criteria = Criteria(
+        exit_codes=frozenset({0, 3}),
+        stderr_regex=re.compile(b"KeyError"),
+        not_stdout_regex=re.compile(b"ok"),
+    )
+    assert criteria.failures(0, b"", b"KeyError: 'x'") == ()
+    assert criteria.failures(1, b"all ok", b"fine") == (
+        "exit code 1 not in {0, 3}",
+        "--stderr-regex 'KeyError' did not match",
+        "--not-stdout-regex 'ok' matched",
+    )
+    assert criteria.failures(None, b"", b"KeyError") == ("the test did not exit",)
+    oracle = CommandOracle(["sh", "-c", "exit 2"], criteria)
+    with oracle:
+        verdict = oracle.check(b"", capture=True)
+        assert oracle.failures(verdict)[0] == "exit code 2 not in {0, 3}"
+    assert CallableOracle(lambda c: False).failures(verdict) == ()

@@ -483,7 +483,7 @@ def _run(
             report.reason = result.reason
             code = 0
         except api.NotInteresting as e:
-            reporter(_not_interesting(e, command))
+            reporter(_not_interesting(e, command, 40 if args.verbose else 5))
             code = e.exit_code
         except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
             code = _exit_code(e)
@@ -759,10 +759,14 @@ def _suffix_for(lang: str) -> str:
     )
 
 
-def _not_interesting(e: api.NotInteresting, command: list[str]) -> events.Failure:
+def _not_interesting(e: api.NotInteresting, command: list[str], lines: int) -> events.Failure:
+    """The failure of an original that does not pass: its status, the criteria it fails, and
+    the last `lines` lines of its stderr (-v shows more)."""
     v = e.verdict
     status = "timed out" if v.timed_out else f"exited with {v.exit_code}"
-    tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-5:]
+    if e.reasons:
+        status += f" ({'; '.join(e.reasons)})"
+    tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-lines:]
     if isinstance(e, ResumedNotInteresting):
         what, advice = str(e), "run again without --resume"
     else:

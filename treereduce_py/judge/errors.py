@@ -16,9 +16,15 @@ class NotInteresting(ReduceError):
 
     exit_code = 3
 
-    def __init__(self, verdict: Verdict, message: str = "the original input is not interesting"):
+    def __init__(
+        self,
+        verdict: Verdict,
+        message: str = "the original input is not interesting",
+        reasons: tuple[str, ...] = (),
+    ):
         super().__init__(message)
         self.verdict = verdict
+        self.reasons = reasons  # which criteria failed, in the words of their options
 
     @classmethod
     def timed_out(cls, verdict: Verdict, limit: float | None) -> NotInteresting:

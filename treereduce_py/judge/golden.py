@@ -26,6 +26,14 @@ class Golden:
     criteria: Criteria
 
 
+# Why --same-crash has nothing to keep: what a signature is, for a run that showed none.
+NO_SIGNATURE = (
+    "--same-crash found no crash signature: the run exited 0 and printed no crash (an uncaught "
+    "exception, a panic, a sanitizer report, a failed assertion, an internal compiler error) "
+    "and no fatal signal ended it"
+)
+
+
 def golden_run(
     run: Callable[[bytes], Verdict],
     source: bytes,
@@ -54,14 +62,14 @@ def golden_run(
         except ValueError as e:
             raise BadOptions(str(e)) from None
         if not sig.matches(golden.exit_code, golden.stdout, golden.stderr):
-            raise NotInteresting(golden)
+            raise NotInteresting(golden, reasons=(f"--signature {regex!r} did not match",))
     else:
         sig = signature.extract(
             golden.exit_code, golden.stdout, golden.stderr, input_names=names, frames=frames,
             key_regex=key_regex,
         )  # fmt: skip
         if golden.exit_code == 0 and sig.line is None:
-            raise NotInteresting(golden)
+            raise NotInteresting(golden, reasons=(NO_SIGNATURE,))
     empty = run(b"")
     if sig.matches(empty.exit_code, empty.stdout, empty.stderr):
         emit(

@@ -97,6 +97,28 @@ class Criteria:
             return False
         return self.extra is None or self.extra(exit_code, stdout, stderr)
 
+    def failures(self, exit_code: int | None, stdout: bytes, stderr: bytes) -> tuple[str, ...]:
+        """Which criteria a run fails, each in the words of its option (empty: none fails).
+        The streams must have been captured for the regexes to be judged."""
+        out: list[str] = []
+        if exit_code is None:
+            out.append("the test did not exit")
+        elif not _exit_code_matches(exit_code, self.exit_codes):
+            codes = ", ".join(str(c) for c in sorted(self.exit_codes))
+            out.append(f"exit code {exit_code} not in {{{codes}}}")
+        for name, regex, stream, wanted in (
+            ("--stdout-regex", self.stdout_regex, stdout, True),
+            ("--stderr-regex", self.stderr_regex, stderr, True),
+            ("--not-stdout-regex", self.not_stdout_regex, stdout, False),
+            ("--not-stderr-regex", self.not_stderr_regex, stderr, False),
+        ):
+            if regex is not None and (regex.search(stream) is not None) != wanted:
+                pattern = regex.pattern.decode(errors="replace")
+                out.append(f"{name} {pattern!r} {'did not match' if wanted else 'matched'}")
+        if self.extra is not None and not self.extra(exit_code, stdout, stderr):
+            out.append("not the same crash")
+        return tuple(out)
+
 
 def _exit_code_matches(exit_code: int | None, codes: frozenset[int]) -> bool:
     if exit_code is None:
@@ -160,6 +182,11 @@ class Oracle(Protocol):
         the test is no command, so it has no crash to compare (--same-crash needs one)."""
         ...
 
+    def failures(self, verdict: Verdict) -> tuple[str, ...]:
+        """Why a captured run was not interesting, criterion by criterion, in the words of the
+        options that set them (empty when the oracle cannot say)."""
+        ...
+
     def cancel(self) -> None:
         """Stop running tests now; every later check is not interesting and runs nothing."""
         ...
@@ -198,6 +225,10 @@ class OracleBase:
     def input_names(self) -> tuple[str, ...] | None:
         """No command, no names."""
         return None
+
+    def failures(self, verdict: Verdict) -> tuple[str, ...]:
+        """No criteria to name."""
+        return ()
 
     @property
     def cancelled(self) -> bool:
@@ -298,6 +329,10 @@ class CommandOracle(OracleBase):
             stderr=run.stderr,
         )
 
+    def failures(self, verdict: Verdict) -> tuple[str, ...]:
+        """The criteria the run fails (see Criteria.failures)."""
+        return self.criteria.failures(verdict.exit_code, verdict.stdout, verdict.stderr)
+
     def input_names(self) -> tuple[str, ...]:
         """The input file and its ``@@.ext`` copies."""
         return input_names(self.argv, self.input_name)
@@ -370,6 +405,10 @@ class Rejudged(OracleBase):
 
     def hold(self) -> AbstractContextManager[None]:
         return self.oracle.hold()
+
+    def failures(self, verdict: Verdict) -> tuple[str, ...]:
+        """The criteria the run fails (see Criteria.failures)."""
+        return self.criteria.failures(verdict.exit_code, verdict.stdout, verdict.stderr)
 
     def input_names(self) -> tuple[str, ...] | None:
         return self.oracle.input_names()

@@ -63,6 +63,9 @@ class Slotted(OracleBase):
     def input_names(self) -> tuple[str, ...] | None:
         return self.oracle.input_names()
 
+    def failures(self, verdict: Verdict) -> tuple[str, ...]:
+        return self.oracle.failures(verdict)
+
     def cancel(self) -> None:
         self.oracle.cancel()
 

@@ -205,7 +205,9 @@ class Session:
             if first.timed_out:
                 raise NotInteresting.timed_out(first, self.judge.timeouts.first)
             if not first.interesting:
-                raise ResumedNotInteresting(first) if self.resumed else NotInteresting(first)
+                if self.resumed:
+                    raise ResumedNotInteresting(first)
+                raise NotInteresting(first, reasons=self.oracle.failures(first))
             seconds = first.seconds
         self.judge.original_passed(seconds)
         return signature
