@@ -474,6 +474,12 @@ def test_json_mode_reports_errors_as_json(tmp_path: Path) -> None:
 # Signals
 
 
+def _default_sigint() -> None:
+    """In the CLI's process before exec: a shell running pytest in the background ignores
+    SIGINT, and a child inherits that; the tests that send SIGINT need its default back."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
     source, test = needle_setup(tmp_path, 40)
@@ -488,8 +494,7 @@ def test_signal_keeps_best_result(tmp_path: Path, sig: signal.Signals) -> None:
         cli_args([source, "-o", out, "-j", "2", "--", *test, pids]), cwd=tmp_path,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(temp)},
-        # A shell running pytest in the background ignores SIGINT, and a child inherits that.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=_default_sigint,
     )  # fmt: skip
     stdout, stderr = signal_when(
         proc,
@@ -533,6 +538,7 @@ def test_signal_while_the_original_is_tested(tmp_path: Path, sig: signal.Signals
     proc = subprocess.Popen(
         cli_args([source, "-o", out, "--", PYTHON, check, "@@"]), cwd=tmp_path,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=_default_sigint,
     )  # fmt: skip
     _, stderr = signal_when(
         proc, lambda: any(pids.iterdir()), sig, within=QUICK, waiting_for="the test to start"
@@ -566,6 +572,7 @@ def test_signal_while_the_input_is_read(tmp_path: Path, sig: signal.Signals) -> 
     proc = subprocess.Popen(
         cli_args([source, "-o", out, "--", "true"]), cwd=tmp_path,
         stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=_default_sigint,
     )  # fmt: skip
     try:
         stdout, stderr = signal_when(
