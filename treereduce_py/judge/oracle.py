@@ -379,13 +379,49 @@ class CallableOracle(OracleBase):
         return Verdict.answer(interesting, time.monotonic() - start)
 
 
-class Rejudged(OracleBase):
+class Wrapped(OracleBase):
+    """An oracle around another: everything is `oracle`'s unless a subclass says otherwise
+    (the base of `Rejudged` and of batch mode's `Slotted`)."""
+
+    def __init__(self, oracle: Oracle) -> None:
+        self.oracle = oracle
+
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
+        return self.oracle.check(candidate, worker, timeout=timeout, capture=capture)
+
+    def hold(self) -> AbstractContextManager[None]:
+        return self.oracle.hold()
+
+    def input_names(self) -> tuple[str, ...] | None:
+        return self.oracle.input_names()
+
+    def failures(self, verdict: Verdict) -> tuple[str, ...]:
+        return self.oracle.failures(verdict)
+
+    def cancel(self) -> None:
+        self.oracle.cancel()
+
+    def resume(self) -> None:
+        self.oracle.resume()
+
+    def close(self) -> None:
+        self.oracle.close()
+
+
+class Rejudged(Wrapped):
     """`oracle`'s runs judged by `criteria` instead of its own (the golden run's same crash):
     every check captures the output, and a run is interesting when it finished and meets them.
     Everything else is `oracle`'s."""
 
     def __init__(self, oracle: Oracle, criteria: Criteria) -> None:
-        self.oracle = oracle
+        super().__init__(oracle)
         self.criteria = criteria
 
     def check(
@@ -403,24 +439,9 @@ class Rejudged(OracleBase):
         )
         return dataclasses.replace(run, interesting=interesting)
 
-    def hold(self) -> AbstractContextManager[None]:
-        return self.oracle.hold()
-
     def failures(self, verdict: Verdict) -> tuple[str, ...]:
         """The criteria the run fails (see Criteria.failures)."""
         return self.criteria.failures(verdict.exit_code, verdict.stdout, verdict.stderr)
-
-    def input_names(self) -> tuple[str, ...] | None:
-        return self.oracle.input_names()
-
-    def cancel(self) -> None:
-        self.oracle.cancel()
-
-    def resume(self) -> None:
-        self.oracle.resume()
-
-    def close(self) -> None:
-        self.oracle.close()
 
 
 def as_oracle(test: Callable[[bytes], bool] | Oracle) -> Oracle:

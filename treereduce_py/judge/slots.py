@@ -17,18 +17,18 @@ import threading
 from collections.abc import Iterator
 from contextlib import AbstractContextManager
 
-from treereduce_py.judge.oracle import Oracle, OracleBase, Verdict
+from treereduce_py.judge.oracle import Oracle, Verdict, Wrapped
 
 
 class _Holding(threading.local):
     slot = False  # this thread holds a slot already (`hold`)
 
 
-class Slotted(OracleBase):
+class Slotted(Wrapped):
     """`oracle` whose every test holds one of `slots` (a semaphore other oracles share)."""
 
     def __init__(self, oracle: Oracle, slots: threading.Semaphore) -> None:
-        self.oracle = oracle
+        super().__init__(oracle)
         self._slots = slots
         self._holding = _Holding()
 
@@ -59,18 +59,3 @@ class Slotted(OracleBase):
                 yield
             finally:
                 self._holding.slot = False
-
-    def input_names(self) -> tuple[str, ...] | None:
-        return self.oracle.input_names()
-
-    def failures(self, verdict: Verdict) -> tuple[str, ...]:
-        return self.oracle.failures(verdict)
-
-    def cancel(self) -> None:
-        self.oracle.cancel()
-
-    def resume(self) -> None:
-        self.oracle.resume()
-
-    def close(self) -> None:
-        self.oracle.close()
