@@ -353,8 +353,9 @@ class Batch:
     def _warn_status_only(self) -> None:
         """A crash group known by a plain exit status, beside inputs that exit 0, is what a
         "still crashes" test run in crash mode looks like: say so once."""
-        plain = [g for g in self.groups if g.sig is not None and g.sig.line is None]
-        plain = [g for g in plain if g.sig is not None and (g.sig.exit_code or 0) > 0]
+        plain = [
+            g for g in self.groups if g.sig and g.sig.line is None and (g.sig.exit_code or 0) > 0
+        ]
         if self.mode == "crash" and plain and self.clean:
             self.emit(
                 events.Notice(
