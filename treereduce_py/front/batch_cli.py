@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from pathlib import Path
 
 from treereduce_py import events
 from treereduce_py.engine.output import OutputError
@@ -15,36 +17,35 @@ from treereduce_py.front import ui
 from treereduce_py.front.cluster_options import open_cluster
 from treereduce_py.front.exit_codes import UsageError, exit_code
 from treereduce_py.front.inputs import language
+from treereduce_py.front.internal_error import INTERNAL_ERROR, ThreadFailures, describe
 from treereduce_py.front.options_parser import build_batch_parser
+from treereduce_py.front.validate import capped_jobs
 from treereduce_py.judge import cluster
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
 from treereduce_py.run import api, batch
 from treereduce_py.run.options import ReduceOptions
 
 
-def batch_main(args_list: list[str]) -> int:
-    """`treereduce-py batch`: see batch.py."""
-    if "--" not in args_list:
-        if {"-h", "--help"} & set(args_list):
-            build_batch_parser().parse_args(["-h"])
-        build_batch_parser().error("missing the test command: put it after '--'")
-    cut = args_list.index("--")
-    args = build_batch_parser().parse_args(args_list[:cut])
-    command = args_list[cut + 1 :]
+def batch_main(args_list: list[str], threads: ThreadFailures | None = None) -> int:
+    """`treereduce-py batch`: see batch.py. `threads` holds a failure of another thread
+    (which interrupts this one) to tell it from Ctrl-C."""
+    args, command = _parse(args_list)
     mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
-    reporter = ui.make_batch_reporter(mode)
+    reporter = ui.make_batch_reporter(mode, sys.stderr)
     conn = None
     try:
+        check_outdir(args.outdir, force=args.force or args.resume)
         inputs, skipped = batch.expand_inputs(args.inputs, recursive=args.recursive)
-        if not command:
-            raise UsageError("missing the test command after '--'")
         lang = None if args.lang is None else language(args.lang, None, b"")
         conn = open_cluster(args)
+        jobs, note = capped_jobs(args.jobs or os.cpu_count() or 1, on_cluster=conn is not None)
+        if note is not None:
+            reporter(events.Notice(note))
         run = batch.Batch(
             inputs,
             args.outdir,
             _oracle_for_each_group(args, command, conn),
-            jobs=args.jobs or os.cpu_count() or 1,
+            jobs=jobs or 1,
             options=_options(args, command),
             emit=reporter,
             resume=args.resume,
@@ -63,13 +64,41 @@ def batch_main(args_list: list[str]) -> int:
         code = exit_code(e)
         reporter(events.Failure(str(e), code))
     except KeyboardInterrupt:
-        code = 130
-        reporter(events.Failure(f"interrupted; finished groups are in {args.outdir}", code))
+        failure = threads.failure if threads is not None else None
+        code = 130 if failure is None else INTERNAL_ERROR
+        what = "interrupted" if failure is None else describe(failure)
+        reporter(events.Failure(f"{what}; finished groups are in {args.outdir}", code))
+    except Exception as e:
+        code = INTERNAL_ERROR
+        reporter(events.Failure(f"{describe(e)}; finished groups are in {args.outdir}", code))
     finally:
         if conn is not None:
             conn.close()
     reporter.close()
     return code
+
+
+def _parse(args_list: list[str]) -> tuple[argparse.Namespace, list[str]]:
+    """The options and the test command (after `--`); a usage error (exit 2) for either."""
+    parser = build_batch_parser()
+    cut = args_list.index("--") if "--" in args_list else len(args_list)
+    args = parser.parse_args(args_list[:cut])  # first, so that -h works without a command
+    command = args_list[cut + 1 :]
+    if not command:
+        parser.error("missing the test command: put it after '--' (INPUT... -- COMMAND [ARG...])")
+    return args, command
+
+
+def check_outdir(outdir: Path, *, force: bool) -> None:
+    """OUTDIR is a directory to create, or an empty one, or (with `force`: write into it, or
+    --resume) any directory; raises UsageError otherwise."""
+    if outdir.exists() and not outdir.is_dir():
+        raise UsageError(f"-o {outdir} is a file: batch writes a directory of results")
+    if outdir.is_dir() and not force and any(outdir.iterdir()):
+        raise UsageError(
+            f"-o {outdir} is not empty: pass --force to write the results among its files, "
+            "--resume to continue a batch, or -o a new directory"
+        )
 
 
 def _oracle_for_each_group(

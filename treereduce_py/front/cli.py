@@ -1,20 +1,22 @@
 """The command line: `treereduce-py [options] INPUT -- COMMAND [ARG...]`, a thin layer over `api`.
 
-It turns arguments into an oracle, an output path and a reporter, calls `api.reduce`, and maps
-every failure to a one-line message and a distinct exit code (see exit_codes.EXIT_CODES).
-`treereduce-py batch ...` is handed to batch_cli.
+It checks every option before the first test (validate.py), claims the output (destination.py),
+turns the arguments into an oracle and a reporter, calls `api.reduce`, and maps every failure to
+a one-line message and a distinct exit code (exit_codes.EXIT_CODES); a bug gets one line and a
+saved traceback (internal_error.py). `treereduce-py batch ...` is handed to batch_cli.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 import os
 import shlex
 import signal
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
@@ -24,11 +26,19 @@ from treereduce_py.engine.output import OutputError
 from treereduce_py.front import ui
 from treereduce_py.front.batch_cli import batch_main
 from treereduce_py.front.cluster_options import open_cluster
+from treereduce_py.front.destination import Destination
 from treereduce_py.front.exit_codes import EXIT_CODES, UsageError, exit_code
 from treereduce_py.front.inputs import language, output_path, read_input, suffix_for
+from treereduce_py.front.internal_error import (
+    INTERNAL_ERROR,
+    ThreadFailures,
+    describe,
+    watching_threads,
+)
 from treereduce_py.front.options_parser import build_batch_parser, build_parser
 from treereduce_py.front.report import Report
-from treereduce_py.front.run_record import check_record, claim_output, run_record
+from treereduce_py.front.run_record import check_record, run_record
+from treereduce_py.front.validate import capped_jobs, check_report, check_run
 from treereduce_py.judge import cluster
 from treereduce_py.judge.errors import ResumedNotInteresting
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
@@ -37,14 +47,26 @@ from treereduce_py.run.options import ReduceOptions
 
 __all__ = ["EXIT_CODES", "build_batch_parser", "build_parser", "main"]
 
+# A result this small after a larger input means the test accepts (almost) anything.
+TRIVIAL_SIZE = 1
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line `argv` (default: sys.argv[1:]); the exit code."""
-    started = time.monotonic()
     _sigterm_as_interrupt()  # from the start, so an early SIGTERM also ends with exit 130
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["batch"]:
-        return batch_main(args_list[1:])
+    with watching_threads() as threads:
+        try:
+            if args_list[:1] == ["batch"]:
+                return batch_main(args_list[1:], threads)
+            return _main(args_list, threads)
+        except Exception as e:  # a bug, not the user's doing: one line and a saved traceback
+            print(f"treereduce-py: error: {describe(e)}", file=sys.stderr)
+            return INTERNAL_ERROR
+
+
+def _main(args_list: list[str], threads: ThreadFailures) -> int:
+    started = time.monotonic()
     args, command = _parse(args_list)
     mode: ui.Mode = "json" if args.json else "quiet" if args.quiet else "auto"
     if mode == "auto" and args.output == "-" and not ui.is_interactive(sys.stderr):
@@ -57,23 +79,42 @@ def main(argv: Sequence[str] | None = None) -> int:
         show_best=preview.read if args.show_best else None,
     )
     try:
-        return _run(args, command, reporter, preview)
-    except UsageError as e:
+        code, where = _run(args, command, reporter, preview, threads)
+    except (UsageError, OutputError) as e:  # OutputError: the output is another run's
+        code, where = 2, None
         reporter(events.Failure(str(e), 2))
-        reporter.close()
-        return 2
+        _report_usage_error(args, command, str(e), time.monotonic() - started)
     except KeyboardInterrupt:
         # Before _run's own handler is in place (reading the input, choosing the language and the
         # output, setting up the oracle) or after it (cleaning up).
-        output = preview.output
-        if output is not None and output.exists():
-            where = f"the best result so far is in {output}"
-        else:
-            where = "no result was written"
-        elapsed = time.monotonic() - started
-        reporter(events.Failure(f"interrupted after {elapsed:.1f} s; {where}", 130))
-        reporter.close()
-        return 130
+        code, where = 130, None
+        reporter(_interrupted(time.monotonic() - started, preview.destination, threads))
+    except Exception as e:
+        code, where = INTERNAL_ERROR, None
+        reporter(events.Failure(describe(e), INTERNAL_ERROR))
+    reporter.close()
+    if where is not None and mode == "auto":
+        print(f"treereduce-py: {where}", file=sys.stderr)
+    return code
+
+
+def _report_usage_error(
+    args: argparse.Namespace, command: list[str], message: str, wall: float
+) -> None:
+    """A --report for a run refused before any test (when the report itself is not what was
+    wrong): exit code 2 and the message, so a CI job that uploads it sees why."""
+    if args.report is None:
+        return
+    input_path = None if args.input == "-" else Path(args.input)
+    output = output_path(args.output, input_path)
+    try:
+        check_report(args.report, input_path, output)
+    except UsageError:
+        return
+    report = Report(args, command, None, None, output)
+    report.message = message
+    with contextlib.suppress(OutputError):
+        report.write(args.report, None, 2, wall)
 
 
 def _parse(args_list: list[str]) -> tuple[argparse.Namespace, list[str]]:
@@ -97,57 +138,90 @@ def _parse(args_list: list[str]) -> tuple[argparse.Namespace, list[str]]:
 
 @dataclass(frozen=True)
 class _Plan:
-    """What a run starts from, once the input, language and output are settled."""
+    """What a run starts from, once the input, language and options are checked."""
 
     source: bytes  # the input as read
-    start_from: bytes  # what the reduction starts from: the input, or a resumed output
+    input_path: Path | None  # None: standard input
     lang: str
     output: Path | None  # None: standard output
     input_name: str  # the name the test sees the candidate under
-    record: dict[str, object]  # written beside the output once the original has passed
+    start_from: bytes  # what the reduction starts from: the input, or a resumed output
 
 
-def _plan(args: argparse.Namespace, command: list[str]) -> _Plan:
-    """Read the input, settle the language and the output, and check a --resume."""
+def _plan(args: argparse.Namespace, command: list[str], reporter: ui.Reporter) -> _Plan:
+    """Read the input and settle its language; check every option that needs them (a note
+    when -j is capped). Nothing is written yet."""
     source, input_path = read_input(args.input)
     lang = language(args.lang, input_path, source)
-    output = output_path(args.output, input_path, args.force or args.resume)
-    start_from = source
-    record = run_record(args, command, lang, source)
-    if args.resume:
-        if output is None or not output.exists():
-            raise UsageError("--resume needs the output file of an earlier run (-o PATH)")
-        check_record(output, record)
-        start_from = output.read_bytes()
+    output = output_path(args.output, input_path)
+    check_run(
+        lang=lang, input_path=input_path, output=output, report=args.report, queries=args.queries
+    )
+    args.jobs, note = capped_jobs(args.jobs, on_cluster=args.cluster is not None)
+    if note is not None:
+        reporter(events.Notice(note))
     input_name = input_path.name if input_path is not None else f"input{suffix_for(lang)}"
-    return _Plan(source, start_from, lang, output, input_name, record)
+    return _Plan(source, input_path, lang, output, input_name, start_from=source)
+
+
+def _claim(args: argparse.Namespace, command: list[str], plan: _Plan) -> tuple[Destination, _Plan]:
+    """Claim the output, check a --resume against its record (the plan then starts from the
+    output), and write the run's record beside it."""
+    output = plan.output
+    destination = Destination.claim(
+        output,
+        plan.input_path,
+        force=args.force,
+        resume=args.resume,
+        default=args.output is None,
+    )
+    try:
+        record = run_record(args, command, plan.lang, plan.source)
+        if args.resume:
+            if output is None or not output.exists():
+                raise UsageError("--resume needs the output file of an earlier run (-o PATH)")
+            check_record(output, record)
+            plan = dataclasses.replace(plan, start_from=output.read_bytes())
+        destination.write_record(record)
+    except BaseException:
+        destination.close()
+        raise
+    return destination, plan
 
 
 def _run(
-    args: argparse.Namespace, command: list[str], reporter: ui.Reporter, preview: _Preview
-) -> int:
-    plan = _plan(args, command)
-    preview.output, preview.source = plan.output, plan.source
+    args: argparse.Namespace,
+    command: list[str],
+    reporter: ui.Reporter,
+    preview: _Preview,
+    threads: ThreadFailures,
+) -> tuple[int, str | None]:
+    """The run after parsing: its exit code, and on success the line saying where the result
+    is (for the modes that print one)."""
+    plan = _plan(args, command, reporter)
+    destination, plan = _claim(args, command, plan)
+    preview.destination, preview.source = destination, plan.source
     started = time.monotonic()
+    result: api.Result | None = None
     try:
-        oracle, conn = _open_oracle(args, command, plan.input_name)
-    except api.ReduceError as e:
-        reporter(events.Failure(str(e), e.exit_code))
-        reporter.close()
-        return e.exit_code
-    with contextlib.ExitStack() as closing:
-        if conn is not None:
-            closing.callback(conn.close)
-        closing.enter_context(oracle)
-        code, result = _reduce(args, command, plan, oracle, reporter, started)
-    reporter.close()
-    if code != 0:
-        return code
-    assert result is not None
-    if plan.output is None:
-        sys.stdout.buffer.write(result.reduced)
-        sys.stdout.buffer.flush()
-    return 0
+        try:
+            oracle, conn = _open_oracle(args, command, plan.input_name)
+        except api.ReduceError as e:
+            reporter(events.Failure(str(e), e.exit_code))
+            return e.exit_code, None
+        with contextlib.ExitStack() as closing:
+            if conn is not None:
+                closing.callback(conn.close)
+            closing.enter_context(oracle)
+            run = _Reduction(args, command, plan, destination, reporter, threads, started)
+            code, result = run.reduce(oracle)
+    finally:
+        destination.close(result.reduced if result is not None else None)
+    if result is None:
+        return code, None
+    if result.size <= TRIVIAL_SIZE < len(plan.source):
+        reporter(events.Notice(_trivial(result.size, command)))
+    return code, _written(destination, result.size)
 
 
 def _open_oracle(
@@ -181,65 +255,114 @@ def _open_oracle(
     return oracle, conn
 
 
-def _reduce(
-    args: argparse.Namespace,
-    command: list[str],
-    plan: _Plan,
-    oracle: CommandOracle,
-    reporter: ui.Reporter,
-    started: float,
-) -> tuple[int, api.Result | None]:
-    """Run the reduction; its exit code and result (None unless it succeeded), every failure
-    reported in one line, and the --report written whatever the outcome (`started`: the
-    monotonic clock when the run began, for its wall time)."""
-    last = _LastStats(reporter, show_signature=not (args.json or args.quiet))
-    output, record = plan.output, plan.record
-    if output is not None:
-        last.on_checked = lambda: claim_output(output, record)
-    report = Report(args, command, plan.lang, len(plan.source), plan.output)
-    code, result = 1, None
-    try:
-        result = api.reduce(
-            plan.start_from,
-            language=plan.lang,
-            test=oracle,
-            options=_options(args, command, plan.output),
-            original_size=len(plan.source),
-            progress=last,
-            original=plan.source if args.resume else None,
-        )
-        report.signature = result.signature
-        report.reason = result.reason
-        code = 0
-    except api.NotInteresting as e:
-        reporter(_not_interesting(e, command, 40 if args.verbose else 5))
-        code = e.exit_code
-    except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
-        code = exit_code(e)
-        reporter(events.Failure(_with_best(str(e), e, plan.output), code))
-    except KeyboardInterrupt:
-        code = 130
-        reporter(_interrupted(time.monotonic() - started, plan.output))
-        report.reason = "interrupted"
-    finally:
-        report.signature = report.signature or last.signature  # also when interrupted
-        if args.report is not None:
-            report.write(args.report, last.stats, code, time.monotonic() - started)
-    return code, result
+@dataclass(frozen=True)
+class _Reduction:
+    """The reduction itself, with what it reports to and where its result goes."""
+
+    args: argparse.Namespace
+    command: list[str]
+    plan: _Plan
+    destination: Destination
+    reporter: ui.Reporter
+    threads: ThreadFailures
+    started: float  # the monotonic clock when the run began, for its wall time
+
+    def reduce(self, oracle: CommandOracle) -> tuple[int, api.Result | None]:
+        """Run it; its exit code and result (None unless it succeeded), every failure
+        reported in one line, and the --report written whatever the outcome."""
+        args, plan, reporter = self.args, self.plan, self.reporter
+        last = _LastStats(reporter, show_signature=not (args.json or args.quiet))
+        output = self.destination.output
+        report = Report(args, self.command, plan.lang, len(plan.source), output)
+        code, result = INTERNAL_ERROR, None
+        try:
+            result = api.reduce(
+                plan.start_from,
+                language=plan.lang,
+                test=oracle,
+                options=_options(args, self.command, self.destination.path),
+                original_size=len(plan.source),
+                progress=last,
+                original=plan.source if args.resume else None,
+            )
+            report.signature, report.reason, code = result.signature, result.reason, 0
+        except api.NotInteresting as e:
+            code = e.exit_code
+            reporter(_not_interesting(e, self.command, 40 if args.verbose else 5))
+        except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
+            code = exit_code(e)
+            reporter(events.Failure(_with_best(str(e), e, self.destination), code))
+        except KeyboardInterrupt:
+            failure = _interrupted(self.elapsed(), self.destination, self.threads)
+            code, report.reason = failure.exit_code, _reason(failure.exit_code)
+            reporter(failure)
+        except Exception as e:
+            code = INTERNAL_ERROR
+            reporter(events.Failure(_with_best(describe(e), e, self.destination), code))
+        finally:
+            if args.report is not None:
+                report.write(args.report, last.stats, code, self.elapsed())
+        return code, result
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.started
 
 
-def _interrupted(elapsed: float, output: Path | None) -> events.Failure:
-    """The message of a run interrupted during the reduction: where its best result is."""
-    if output is not None and output.exists():
-        where = f"the best result so far is in {output}"
-    elif output is not None:
-        where = "no result was written yet"
-    else:
-        where = "the best result so far is lost (output was stdout)"
-    return events.Failure(f"interrupted after {elapsed:.1f} s; {where}", 130)
+def _reason(code: int) -> str:
+    return "interrupted" if code == 130 else "error"
 
 
-def _options(args: argparse.Namespace, command: list[str], output: Path | None) -> ReduceOptions:
+def _interrupted(
+    elapsed: float, destination: Destination | None, threads: ThreadFailures
+) -> events.Failure:
+    """The message of a run stopped by Ctrl-C or SIGTERM, or by another thread's internal error
+    (which interrupts the main thread): where its best result is."""
+    best = _where_best(destination)
+    if threads.failure is not None:
+        message = describe(threads.failure)
+        return events.Failure(f"{message}; {best}" if best else message, INTERNAL_ERROR)
+    if best is None:
+        best = "no result was written yet" if destination is not None else "no result was written"
+    return events.Failure(f"interrupted after {elapsed:.1f} s; {best}", 130)
+
+
+def _where_best(destination: Destination | None) -> str | None:
+    """Where the best result so far is, if the run wrote one."""
+    if destination is None or not destination.has_result():
+        return None
+    if destination.output is None:
+        return "the best result so far goes to standard output"
+    return f"the best result so far is in {destination.output}"
+
+
+def _with_best(message: str, e: Exception, destination: Destination) -> str:
+    """A lost cluster or an internal error leaves a result: say where."""
+    best = _where_best(destination)
+    if best is not None and not isinstance(e, (api.FlakyTest, api.NotInteresting)):
+        return f"{message}; {best}"
+    return message
+
+
+def _written(destination: Destination, size: int) -> str:
+    """The closing line of a successful run: where the result is, and its record."""
+    if destination.output is None:
+        return f"the result ({size} bytes) went to standard output"
+    line = f"the result ({size} bytes) is in {destination.output}"
+    if destination.record is not None:
+        line += f"; {destination.record} records the run (for --resume)"
+    return line
+
+
+def _trivial(size: int, command: list[str]) -> str:
+    """The warning for a result of at most TRIVIAL_SIZE bytes: the test accepts anything."""
+    what = "an empty file" if size == 0 else f"a {size}-byte file"
+    return (
+        f"the test passes on {what}: `{shlex.join(command)}` may not check what you mean "
+        "(a test should fail on an input without the problem)"
+    )
+
+
+def _options(args: argparse.Namespace, command: list[str], output: Path) -> ReduceOptions:
     return ReduceOptions(
         jobs=args.jobs,
         strategy=args.strategy,
@@ -256,7 +379,7 @@ def _options(args: argparse.Namespace, command: list[str], output: Path | None) 
         deterministic=args.deterministic,
         rename=args.rename,
         slow=args.slow,
-        format_command=shlex.split(args.format) if args.format else None,
+        format_command=args.format or None,
         same_crash=args.same_crash,
         signature=args.signature,
         signature_frames=args.signature_frames,
@@ -265,34 +388,19 @@ def _options(args: argparse.Namespace, command: list[str], output: Path | None) 
     )
 
 
-def _with_best(message: str, e: Exception, output: Path | None) -> str:
-    """A lost cluster leaves a result: say where."""
-    if isinstance(e, api.ClusterLost) and output is not None and output.exists():
-        return f"{message}; the best result so far is in {output}"
-    return message
-
-
 class _LastStats:
-    """Passes events on to the reporter and remembers the latest statistics and the crash
-    signature (for --report); prints the signature of a --same-crash run (--json has it in the
-    start event); calls `on_checked` once, at the first pass, when the original has passed."""
+    """Passes events on to the reporter and remembers the latest statistics (for --report);
+    prints the crash signature of a --same-crash run (--json has it in the start event)."""
 
     def __init__(self, reporter: ui.Reporter, show_signature: bool) -> None:
         self.reporter = reporter
         self.show_signature = show_signature
         self.stats: events.Stats | None = None
-        self.signature: str | None = None
-        self.on_checked: Callable[[], None] | None = None
 
     def __call__(self, event: events.Event) -> None:
         stats = getattr(event, "stats", None)
         if isinstance(stats, events.Stats):
             self.stats = stats
-        if isinstance(event, events.Start):
-            self.signature = event.signature
-        if isinstance(event, events.PassChange) and self.on_checked is not None:
-            on_checked, self.on_checked = self.on_checked, None
-            on_checked()
         if isinstance(event, events.Start) and event.signature and self.show_signature:
             print(f"treereduce-py: crash signature: {event.signature}", file=sys.stderr)
         self.reporter(event)
@@ -302,13 +410,13 @@ class _Preview:
     """The best so far, for --show-best: read back from the output file (always complete)."""
 
     def __init__(self) -> None:
-        self.output: Path | None = None
+        self.destination: Destination | None = None
         self.source = b""
 
     def read(self) -> bytes:
-        if self.output is not None:
+        if self.destination is not None:
             with contextlib.suppress(OSError):
-                return self.output.read_bytes()
+                return self.destination.path.read_bytes()
         return self.source
 
 

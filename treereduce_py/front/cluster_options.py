@@ -8,6 +8,7 @@ import logging
 from pathlib import Path
 
 from treereduce_py.front.exit_codes import UsageError
+from treereduce_py.front.validate import cluster_address
 from treereduce_py.judge import cluster
 
 
@@ -15,6 +16,7 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
     """--cluster and --cluster-upload (docs/cluster.md)."""
     p.add_argument(
         "--cluster",
+        type=cluster_address,
         metavar="ADDR",
         help="run the tests on a Dask cluster: tcp://HOST:PORT of a scheduler, or local:N to "
         "start N worker processes here (-j: tests in flight; default: the workers' threads)",

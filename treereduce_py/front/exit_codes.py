@@ -6,13 +6,16 @@ line can meet maps to exactly one of its codes.
 
 from __future__ import annotations
 
+from treereduce_py.front.internal_error import INTERNAL_ERROR
 from treereduce_py.judge.errors import ReduceError
 from treereduce_py.judge.oracle import OracleStartError
 
 EXIT_CODES = {
     0: "success: the result is written and passed a final re-test",
-    1: "internal error",
-    2: "usage error (bad option, missing or unreadable input, unknown language, output exists)",
+    1: "Python failed before treereduce-py could handle it (a broken installation); "
+    "treereduce-py itself never exits 1",
+    2: "usage error (bad option or value, missing or unreadable input, unknown language, output "
+    "exists or is being written by another run)",
     3: "the original input is not interesting: fix the test first (batch: no input shows a "
     "crash, or all fail as an empty file does)",
     4: "the test cannot be started (command not found or not executable, or no Dask scheduler "
@@ -20,7 +23,8 @@ EXIT_CODES = {
     5: "the final result failed its re-test (the test is not deterministic?)",
     7: "--cluster: the cluster went away during the run; the best result so far is on disk",
     8: "batch: some groups could not be reduced or were skipped (summary.md says why)",
-    130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk",
+    INTERNAL_ERROR: "internal error (a bug): one line names the saved traceback; please report it",
+    130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk (or on stdout with -o -)",
 }
 
 

@@ -1,5 +1,5 @@
 """What a run reads and where it writes: the input (a file, a FIFO or standard input), its
-language, and the output path (never the input, never an existing file without --force).
+language, and the output's path (destination.py checks and claims it).
 
 Each problem is a one-line UsageError naming the path.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import select
+import stat
 import sys
 from pathlib import Path
 
@@ -19,11 +20,19 @@ from treereduce_py.lang import languages
 def read_input(name: str) -> tuple[bytes, Path | None]:
     """The bytes of INPUT and its path (None for '-', standard input)."""
     if name == "-":
-        return read_stream(sys.stdin.fileno()), None
+        try:
+            return read_stream(sys.stdin.fileno()), None
+        except (AttributeError, ValueError, OSError):  # closed (`<&-`) or not a stream
+            raise UsageError("cannot read standard input (is it closed?)") from None
     path = Path(name)
     try:
-        if not path.is_fifo():
+        kind = path.stat().st_mode
+        if stat.S_ISREG(kind):
             return path.read_bytes(), path
+        if stat.S_ISDIR(kind):
+            raise IsADirectoryError
+        if not stat.S_ISFIFO(kind):  # a device or socket may never end (/dev/zero)
+            raise UsageError(f"not a file or a pipe: {name} (use - to read standard input)")
         fd = os.open(path, os.O_RDONLY)
         try:
             return read_stream(fd), path
@@ -62,25 +71,15 @@ def language(name: str | None, path: Path | None, data: bytes) -> str:
     return languages.detect_kind(path, data)
 
 
-def output_path(option: str | None, input_path: Path | None, force: bool) -> Path | None:
-    """Where the result goes (None: standard output), checked before anything runs."""
+def output_path(option: str | None, input_path: Path | None) -> Path | None:
+    """Where the result goes: `-o`, else reduced/NAME.EXT beside the input; None for standard
+    output (`-o -`, or input from standard input without `-o`). Destination checks it."""
     if option == "-" or (option is None and input_path is None):
         return None
-    assert option is not None or input_path is not None
-    path = Path(option) if option is not None else default_output_path(input_path)  # type: ignore[arg-type]
-    if input_path is not None and path.exists() and path.resolve() == input_path.resolve():
-        raise UsageError(f"the output {path} is the input: the input is never overwritten")
-    if path.exists() and not force:
-        raise UsageError(f"{path} exists: pass --force to overwrite it, or -o another path")
-    if path.is_dir():
-        raise UsageError(f"the output {path} is a directory")
-    # The default output's directory (reduced/) is made once the original passes.
-    directory = path.parent.parent if option is None else path.parent
-    if not directory.exists():
-        raise UsageError(f"the output's directory does not exist: {directory}")
-    if option is None and path.parent.exists() and not path.parent.is_dir():
-        raise UsageError(f"cannot put the result in {path.parent}/: it is not a directory")
-    return path
+    if option is not None:
+        return Path(option)
+    assert input_path is not None
+    return default_output_path(input_path)
 
 
 def suffix_for(lang: str) -> str:

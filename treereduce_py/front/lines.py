@@ -24,6 +24,7 @@ from treereduce_py.front.view import (
     failure_lines,
     fold,
     format_duration,
+    jobs_text,
     notice_line,
     percent_reduced,
     summary_line,
@@ -68,7 +69,7 @@ class PlainReporter:
         if isinstance(event, Start):
             lines.append(
                 f"{PROGRAM}: reducing {event.original_size} bytes of {event.language}"
-                f" with {event.jobs} jobs (strategy {event.strategy})"
+                f" with {jobs_text(event.jobs)} (strategy {event.strategy})"
             )
         elif isinstance(event, PassChange):
             lines.extend(self._pass_lines(event.elapsed))

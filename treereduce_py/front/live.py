@@ -28,6 +28,7 @@ from treereduce_py.front.view import (
     failure_lines,
     fold,
     format_duration,
+    jobs_text,
     notice_line,
     percent_reduced,
 )
@@ -63,7 +64,7 @@ def render_panel(view: RunView, now: float, preview: Text | None = None) -> Rend
     title = PROGRAM
     if view.start is not None:
         start = view.start
-        title = f"{PROGRAM} · {start.language} · {start.strategy} · {start.jobs} jobs"
+        title = f"{PROGRAM} · {start.language} · {start.strategy} · {jobs_text(start.jobs)}"
     if stats is None:
         body: RenderableType = Text(f"starting… {format_duration(elapsed)}", style="dim")
         return Panel(body, title=title, title_align="left", expand=False)

@@ -1,20 +1,30 @@
 """What a user may type: the arguments of `treereduce-py` and `treereduce-py batch`, by topic.
 
 Each argument is defined once with its help text; values are converted and range-checked by the
-argument types at the bottom, so a bad number is a usage error before anything runs.
+argument types of validate.py, so a bad number is a usage error before anything runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import math
-import re
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from treereduce_py import __version__
 from treereduce_py.edit.cdd import DEFAULT_P0
 from treereduce_py.front.cluster_options import add_cluster_options
 from treereduce_py.front.exit_codes import EXIT_CODES
+from treereduce_py.front.language_list import language_lines
+from treereduce_py.front.validate import (
+    command_line,
+    count,
+    exit_status,
+    probability,
+    regex,
+    seconds,
+    signature_regex,
+)
 from treereduce_py.judge.signature import DEFAULT_FRAMES
 from treereduce_py.run.batch import TEST_MODES
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY, STRATEGIES
@@ -38,7 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="treereduce-py",
         usage="treereduce-py [options] INPUT -- COMMAND [ARG...]",
-        description="Reduce INPUT to a small file that still makes COMMAND interesting.",
+        description="Reduce INPUT to a small file that still makes COMMAND interesting.\n\n"
+        "commands:\n"
+        "  treereduce-py INPUT ...  reduce one file (the options below)\n"
+        "  treereduce-py batch ...  run COMMAND on many inputs, group the crashing ones by crash "
+        "signature\n"
+        "                           and reduce one input of each group (see: treereduce-py batch "
+        "--help)",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -58,6 +74,11 @@ def _add_files(p: argparse.ArgumentParser) -> None:
     p.add_argument("input", metavar="INPUT", help="the file to reduce ('-' reads stdin)")
     p.add_argument("-l", "--lang", help="language name (default: from the extension/shebang)")
     p.add_argument(
+        "--list-languages",
+        action=_ListLanguages,
+        help="list every language name with the extensions and file names that select it, and exit",
+    )
+    p.add_argument(
         "-o",
         "--output",
         help="where to write the result (default: reduced/NAME.EXT beside the input; '-': stdout)",
@@ -67,10 +88,16 @@ def _add_files(p: argparse.ArgumentParser) -> None:
 
 def _add_test_runs(p: argparse.ArgumentParser) -> None:
     """How many tests run at once, for how long, and where."""
-    p.add_argument("-j", "--jobs", type=_positive_int, default=None, help="parallel tests")
+    p.add_argument(
+        "-j",
+        "--jobs",
+        type=count,
+        default=None,
+        help="parallel tests (default: the CPUs; at most 16 per CPU core or 64, whichever is more)",
+    )
     p.add_argument(
         "--timeout",
-        type=_positive_float,
+        type=seconds,
         help="most seconds per test (default: 10x the original's run, at least 1 s); a test "
         "running 5x as long as the slowest interesting one so far (at least 1 s) is stopped "
         "sooner as a hang, unless --deterministic",
@@ -82,13 +109,13 @@ def _add_criteria(p: argparse.ArgumentParser) -> None:
     """What makes a finished test interesting."""
     p.add_argument(
         "--exit-code",
-        type=int,
+        type=exit_status,
         action="append",
         dest="exit_codes",
         help="an interesting exit code (repeatable; default 0)",
     )
     for name in ("stdout-regex", "stderr-regex", "not-stdout-regex", "not-stderr-regex"):
-        p.add_argument(f"--{name}", type=_regex, metavar="RE")
+        p.add_argument(f"--{name}", type=regex, metavar="RE")
 
 
 def _add_strategy(p: argparse.ArgumentParser) -> None:
@@ -107,6 +134,7 @@ def _add_strategy(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--signature",
+        type=signature_regex,
         metavar="RE",
         help="crash signature: a regex the output must match (with the original's exit "
         "status) instead of the chosen crash signature; implies --same-crash",
@@ -132,7 +160,7 @@ def _add_resume_and_report(p: argparse.ArgumentParser) -> None:
 
 def _add_passes(p: argparse.ArgumentParser) -> None:
     """How hard the reduction works, and the transformations it may use."""
-    p.add_argument("--passes", type=_positive_int, help="cap on passes per stage")
+    p.add_argument("--passes", type=count, help="cap on passes per stage")
     speed = p.add_mutually_exclusive_group()
     speed.add_argument("--fast", action="store_true", help="one pass per stage, no polishing")
     speed.add_argument(
@@ -146,6 +174,7 @@ def _add_passes(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--format",
+        type=command_line,
         metavar="CMD",
         help="formatter for the final result (reads stdin, writes stdout, e.g. "
         "'clang-format'); kept only if still interesting",
@@ -157,7 +186,7 @@ def _add_passes(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--cdd-p0",
-        type=_probability,
+        type=probability,
         default=DEFAULT_P0,
         metavar="P",
         help=f"CDD's initial probability, strictly between 0 and 1 (default {DEFAULT_P0})",
@@ -175,8 +204,8 @@ def _add_passes(p: argparse.ArgumentParser) -> None:
 
 def _add_budgets(p: argparse.ArgumentParser) -> None:
     """When to stop early, with the best so far."""
-    p.add_argument("--max-time", type=_positive_float, metavar="SECS", help="time budget")
-    p.add_argument("--max-tests", type=_positive_int, metavar="N", help="test budget")
+    p.add_argument("--max-time", type=seconds, metavar="SECS", help="time budget")
+    p.add_argument("--max-tests", type=count, metavar="N", help="test budget")
 
 
 def _add_display(p: argparse.ArgumentParser) -> None:
@@ -197,13 +226,14 @@ def add_signature_options(p: argparse.ArgumentParser) -> None:
     """--signature-frames and --signature-regex: how a crash's signature is made."""
     p.add_argument(
         "--signature-frames",
-        type=_positive_int,
+        type=count,
         default=DEFAULT_FRAMES,
         metavar="N",
         help="crash signature: the crash type and its top N stack frames (default %(default)s)",
     )
     p.add_argument(
         "--signature-regex",
+        type=signature_regex,
         metavar="RE",
         help="crash signature: the first match of RE in the output, or its first group "
         "(implies --same-crash)",
@@ -226,7 +256,13 @@ def build_batch_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("inputs", nargs="+", metavar="INPUT")
-    p.add_argument("-o", "--outdir", type=Path, default=Path("reduced"), help="default: reduced")
+    p.add_argument(
+        "-o",
+        "--outdir",
+        type=Path,
+        default=Path("reduced"),
+        help="default: reduced; a new or empty directory, unless --force or --resume",
+    )
     p.add_argument(
         "--test-mode",
         choices=TEST_MODES,
@@ -242,9 +278,12 @@ def build_batch_parser() -> argparse.ArgumentParser:
         "(always on in crash mode)",
     )
     p.add_argument("-r", "--recursive", action="store_true", help="go into folders' folders")
-    p.add_argument("-j", "--jobs", type=_positive_int, help="tests in flight, over all groups")
-    p.add_argument("--timeout", type=_positive_float, help="seconds per test (default: adaptive)")
-    p.add_argument("--max-time", type=_positive_float, metavar="SECS", help="per reduction")
+    p.add_argument(
+        "-f", "--force", action="store_true", help="write into an OUTDIR that is not empty"
+    )
+    p.add_argument("-j", "--jobs", type=count, help="tests in flight, over all groups")
+    p.add_argument("--timeout", type=seconds, help="seconds per test (default: adaptive)")
+    p.add_argument("--max-time", type=seconds, metavar="SECS", help="per reduction")
     p.add_argument("--strategy", choices=sorted(STRATEGIES), default=DEFAULT_STRATEGY)
     p.add_argument("--fast", action="store_true", help="one pass per stage, no polishing")
     p.add_argument("--resume", action="store_true", help="skip groups already reduced in OUTDIR")
@@ -256,32 +295,18 @@ def build_batch_parser() -> argparse.ArgumentParser:
     return p
 
 
-# Argument types: each converts one value or raises ArgumentTypeError (a usage error, exit 2).
+class _ListLanguages(argparse.Action):
+    """--list-languages: print the languages and exit 0, like --version (no INPUT needed)."""
 
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
 
-def _positive_int(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
-def _positive_float(text: str) -> float:
-    value = float(text)
-    if not value > 0:
-        raise argparse.ArgumentTypeError("must be positive")
-    return value
-
-
-def _probability(text: str) -> float:
-    value = float(text)
-    if not (math.isfinite(value) and 0.0 < value < 1.0):  # cdd.CDD's rule for p0
-        raise argparse.ArgumentTypeError(f"must lie strictly between 0 and 1, not {text}")
-    return value
-
-
-def _regex(text: str) -> re.Pattern[bytes]:
-    try:
-        return re.compile(text.encode(), re.MULTILINE)
-    except re.error as e:
-        raise argparse.ArgumentTypeError(f"bad regular expression {text!r}: {e}") from None
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: str | Sequence[Any] | None,
+        option_string: str | None = None,
+    ) -> None:
+        print("\n".join(language_lines()))
+        parser.exit()

@@ -10,7 +10,7 @@ import argparse
 import hashlib
 from pathlib import Path
 
-from treereduce_py.engine.output import OutputError, read_record, record_path, write_record
+from treereduce_py.engine.output import read_record, record_path
 from treereduce_py.front.exit_codes import UsageError
 
 
@@ -33,16 +33,6 @@ def _pattern_text(regex: object) -> str | None:
     """A criterion's regex (compiled over bytes by argparse) as text for the record."""
     pattern = getattr(regex, "pattern", regex)
     return pattern.decode("latin-1") if isinstance(pattern, bytes) else pattern  # type: ignore[return-value]
-
-
-def claim_output(output: Path, record: dict[str, object]) -> None:
-    """Once the original has passed (an output is sure to follow): make the default output's
-    directory and write the run's record, so a run that fails its first test leaves neither."""
-    try:
-        output.parent.mkdir(exist_ok=True)
-    except OSError as e:
-        raise OutputError(f"cannot create {output.parent}: {e.strerror or e}") from None
-    write_record(output, record)
 
 
 def check_record(output: Path, record: dict[str, object]) -> None:

@@ -132,6 +132,11 @@ def format_duration(seconds: float) -> str:
     return f"{minutes}m {secs:02d}s"
 
 
+def jobs_text(jobs: int) -> str:
+    """`1 job`, `4 jobs`."""
+    return f"{jobs} job" if jobs == 1 else f"{jobs} jobs"
+
+
 def summary_line(stats: Stats, reason: str) -> str:
     """The one-line result of a run, e.g. `treereduce-py: 102400 -> 312 bytes (99.7% reduced),
     1234 tests (56 interesting, 210 cache hits, 300 syntax rejections) in 12.3 s`; a stop reason
