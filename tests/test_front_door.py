@@ -283,14 +283,32 @@ def test_a_run_refused_before_any_test_still_writes_its_report(
     assert report["language"] is None and report["original_size"] is None
 
 
-def test_a_query_file_that_does_not_compile_fails_before_any_test(
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "((no_such_node) @replace",  # does not compile
+        "(module (assignment left: (identifier) @inline.name) @inline)",  # lacks @inline.value
+    ],
+)
+def test_a_query_file_the_reduction_would_refuse_fails_before_any_test(
+    door: FrontDoor, capfd: pytest.CaptureFixture[str], tmp_path: Path, pattern: str
+) -> None:
+    queries = tmp_path / "queries" / "python"
+    queries.mkdir(parents=True)
+    (queries / "bad.scm").write_text(f"{pattern}\n")
+    outcome = door.run([door.input, "--queries", queries.parent, "--", "touch", "ran"], capfd)
+    door.check(outcome, {2}, error="bad.scm")
+
+
+def test_a_good_query_directory_is_used(
     door: FrontDoor, capfd: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     queries = tmp_path / "queries" / "python"
     queries.mkdir(parents=True)
-    (queries / "bad.scm").write_text("((no_such_node) @replace\n")
-    outcome = door.run([door.input, "--queries", queries.parent, "--", "touch", "ran"], capfd)
-    door.check(outcome, {2}, error="bad.scm")
+    (queries / "mine.scm").write_text('((integer) @replace (#set! replacement "0"))\n')
+    args = [door.input, "--queries", queries.parent, "-q", "-o", "out.py"]
+    outcome = door.run([*args, "--", "grep", "-q", "print", "@@"], capfd)
+    door.check(outcome, {0}, may_leave=["out.py", "out.py.treereduce.json"])
 
 
 def test_the_input_itself_may_be_missing_or_odd(

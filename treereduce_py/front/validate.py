@@ -21,6 +21,7 @@ from pathlib import Path
 from treereduce_py.front.exit_codes import UsageError
 from treereduce_py.lang import languages
 from treereduce_py.lang.hints import QueryFileError, load_hints
+from treereduce_py.transform.captures import vocabulary
 
 # The longest --timeout or --max-time: the tests' clocks wait in milliseconds held in 32 bits
 # (about 24 days), and a final re-test may get twice the timeout.
@@ -202,8 +203,9 @@ def check_report(report: Path, input_path: Path | None, output: Path | None) -> 
 
 
 def check_queries(lang: str, queries: Sequence[Path]) -> None:
-    """Every --queries directory exists and its files for `lang` compile (the compiled hints
-    are cached, so the run does not compile them again)."""
+    """Every --queries directory exists and its files for `lang` compile, checked as the
+    reduction checks them (transform/facts.py, with the captures' vocabulary); the compiled
+    hints are cached, so the run does not compile them again."""
     for directory in queries:
         if not directory.is_dir():
             what = "not a directory" if directory.exists() else "no such directory"
@@ -211,7 +213,7 @@ def check_queries(lang: str, queries: Sequence[Path]) -> None:
     if not queries:
         return  # the bundled files are checked by the tests
     try:
-        load_hints(lang, languages.get_language(lang), tuple(queries))
+        load_hints(lang, languages.get_language(lang), tuple(queries), vocabulary())
     except QueryFileError as e:
         raise UsageError(f"--queries: {e}") from None
 
