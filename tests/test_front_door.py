@@ -438,6 +438,32 @@ def test_stdout_gets_the_best_so_far_on_interrupt(tmp_path: Path, sig: signal.Si
     door.check(Outcome(130, out, err.decode()), {130})
 
 
+def test_an_interrupted_same_crash_run_reports_its_signature(tmp_path: Path) -> None:
+    door = FrontDoor(tmp_path)
+    door.use(
+        b"".join(b"x%d = %d\n" % (i, i) for i in range(40))
+        + b"import time\ntime.sleep(0.2)\nraise KeyError('E500')\n"
+    )
+    args = [door.input, "--same-crash", "--json", "--report", "r.json", "-o", "out.py"]
+    proc = subprocess.Popen(
+        cli_args([*args, "--", PYTHON, "-S", "@@"]),
+        cwd=door.dir,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env={**os.environ, "TMPDIR": str(door.tmp)},
+    )
+    assert proc.stderr is not None
+    start = json.loads(proc.stderr.readline())
+    assert start["event"] == "start" and "KeyError" in start["signature"], start
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=QUICK)
+    assert proc.returncode == 130, err
+    report = json.loads((door.dir / "r.json").read_text())
+    assert report["reason"] == "interrupted" and report["signature"] == start["signature"]
+    left = ["r.json", "out.py", "out.py.treereduce.json"]
+    door.check(Outcome(130, b"", err.decode()), {130}, may_leave=left)
+
+
 def test_stdout_gets_the_best_at_the_end_of_a_budget(door: FrontDoor) -> None:
     outcome = door.run_cli([door.input, "-o", "-", "--max-tests", "2", "--", "grep", "-q", "print",
                             "@@"])  # fmt: skip

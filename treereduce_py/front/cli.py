@@ -301,6 +301,7 @@ class _Reduction:
             reporter(events.Failure(_with_best(describe(e), e, self.destination), code))
         finally:
             if args.report is not None:
+                report.signature = report.signature or last.signature
                 report.write(args.report, last.stats, code, self.elapsed())
         return code, result
 
@@ -389,20 +390,24 @@ def _options(args: argparse.Namespace, command: list[str], output: Path) -> Redu
 
 
 class _LastStats:
-    """Passes events on to the reporter and remembers the latest statistics (for --report);
-    prints the crash signature of a --same-crash run (--json has it in the start event)."""
+    """Passes events on to the reporter and remembers the latest statistics and the crash
+    signature (for --report, also of a run stopped early); prints the signature of a
+    --same-crash run (--json has it in the start event)."""
 
     def __init__(self, reporter: ui.Reporter, show_signature: bool) -> None:
         self.reporter = reporter
         self.show_signature = show_signature
         self.stats: events.Stats | None = None
+        self.signature: str | None = None  # announced at the start, for a run that then fails
 
     def __call__(self, event: events.Event) -> None:
         stats = getattr(event, "stats", None)
         if isinstance(stats, events.Stats):
             self.stats = stats
-        if isinstance(event, events.Start) and event.signature and self.show_signature:
-            print(f"treereduce-py: crash signature: {event.signature}", file=sys.stderr)
+        if isinstance(event, events.Start) and event.signature:
+            self.signature = event.signature
+            if self.show_signature:
+                print(f"treereduce-py: crash signature: {event.signature}", file=sys.stderr)
         self.reporter(event)
 
 
