@@ -273,16 +273,6 @@ def test_links_devices_and_pipes_are_never_replaced(
     door.check(outcome, {2}, may_leave=keep, error="not a file or a pipe: /dev/null")
 
 
-def test_a_run_refused_before_any_test_still_writes_its_report(
-    door: FrontDoor, capfd: pytest.CaptureFixture[str]
-) -> None:
-    outcome = door.run(["missing.py", "--report", "r.json", "--", "true"], capfd)
-    door.check(outcome, {2}, may_leave=["r.json"], error="no such file: missing.py")
-    report = json.loads((door.dir / "r.json").read_text())
-    assert report["exit_code"] == 2 and report["message"] == "no such file: missing.py"
-    assert report["language"] is None and report["original_size"] is None
-
-
 @pytest.mark.parametrize(
     "pattern",
     [

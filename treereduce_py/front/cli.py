@@ -38,7 +38,7 @@ from treereduce_py.front.internal_error import (
 from treereduce_py.front.options_parser import build_batch_parser, build_parser
 from treereduce_py.front.report import Report
 from treereduce_py.front.run_record import check_record, run_record
-from treereduce_py.front.validate import capped_jobs, check_report, check_run
+from treereduce_py.front.validate import capped_jobs, check_run
 from treereduce_py.judge import cluster
 from treereduce_py.judge.errors import ResumedNotInteresting
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
@@ -83,7 +83,6 @@ def _main(args_list: list[str], threads: ThreadFailures) -> int:
     except (UsageError, OutputError) as e:  # OutputError: the output is another run's
         code, where = 2, None
         reporter(events.Failure(str(e), 2))
-        _report_usage_error(args, command, str(e), time.monotonic() - started)
     except KeyboardInterrupt:
         # Before _run's own handler is in place (reading the input, choosing the language and the
         # output, setting up the oracle) or after it (cleaning up).
@@ -96,25 +95,6 @@ def _main(args_list: list[str], threads: ThreadFailures) -> int:
     if where is not None and mode == "auto":
         print(f"treereduce-py: {where}", file=sys.stderr)
     return code
-
-
-def _report_usage_error(
-    args: argparse.Namespace, command: list[str], message: str, wall: float
-) -> None:
-    """A --report for a run refused before any test (when the report itself is not what was
-    wrong): exit code 2 and the message, so a CI job that uploads it sees why."""
-    if args.report is None:
-        return
-    input_path = None if args.input == "-" else Path(args.input)
-    output = output_path(args.output, input_path)
-    try:
-        check_report(args.report, input_path, output)
-    except UsageError:
-        return
-    report = Report(args, command, None, None, output)
-    report.message = message
-    with contextlib.suppress(OutputError):
-        report.write(args.report, None, 2, wall)
 
 
 def _parse(args_list: list[str]) -> tuple[argparse.Namespace, list[str]]:

@@ -18,8 +18,8 @@ class Report:
         self,
         args: argparse.Namespace,
         command: list[str],
-        lang: str | None,
-        original_size: int | None,
+        lang: str,
+        original_size: int,
         output: Path | None,
     ) -> None:
         self.args = args
@@ -29,11 +29,9 @@ class Report:
         self.output = output
         self.signature: str | None = None
         self.reason = "error"
-        self.message: str | None = None  # why a run that failed before any test failed
 
     def write(self, path: Path, stats: events.Stats | None, code: int, wall: float) -> None:
-        """Write the summary to `path` atomically; raises OutputError when it cannot. `language`
-        and `original_size` are null when the run failed before it knew them."""
+        """Write the summary to `path` atomically; raises OutputError when it cannot."""
         body: dict[str, object] = {
             "tool": "treereduce-py",
             "version": __version__,
@@ -49,8 +47,6 @@ class Report:
             "original_size": self.original_size,
             "wall_time": round(wall, 3),
         }
-        if self.message is not None:
-            body["message"] = self.message
         if stats is not None:
             body.update(
                 final_size=stats.size,
