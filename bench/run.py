@@ -361,73 +361,57 @@ def run_dir(case: Case, tool: Tool) -> Path:
     return RUNS / case.name / tool.name.replace(":", "-")
 
 
+@dataclass(frozen=True)
+class _RunFiles:
+    """The files of one run in its run directory: the wrapper's test log, its best candidate
+    and the marker the runner creates at the limit."""
+
+    rundir: Path
+
+    @property
+    def counter(self) -> Path:
+        return self.rundir / "tests.log"
+
+    @property
+    def best(self) -> Path:
+        return self.rundir / "best"
+
+    @property
+    def stopped(self) -> Path:
+        return self.rundir / "stopped"
+
+
+@dataclass(frozen=True)
+class _Watched:
+    """What watching the tool's process measured (see _watch)."""
+
+    t0: float  # time.time() at the start, the wrapper log's clock
+    wall: float
+    hit_limit: bool
+    usage: resource.struct_rusage | None
+    tree_peak: int
+    trace: list[tuple[float, int]]  # sampled sizes of the result file, from the original's
+    returncode: int | None
+
+
 def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     """Reduce one case with one tool in a fresh run directory and measure the outcome."""
-    source = prepare_case(case)
-    original = source.read_bytes()
-    rundir = run_dir(case, tool)
-    shutil.rmtree(rundir, ignore_errors=True)
-    rundir.mkdir(parents=True)
-    (rundir / case.file).write_bytes(original)
-    counter = rundir / "tests.log"
-    wrapper = rundir / "wrap.sh"
-    best = rundir / "best"
-    stopped = rundir / "stopped"
-    wrapper.write_text(
-        WRAPPER.format(counter=counter, test=case.test, name=case.file, best=best, stopped=stopped)
-    )
-    wrapper.chmod(0o755)
-    argv, result_name = tool.command(case, case.file, wrapper, jobs, limit)
-    result = rundir / result_name
-    (rundir / "command.json").write_text(json.dumps(argv))
-
-    trace: list[tuple[float, int]] = [(0.0, len(original))]
-    hit_limit = False
-    usage: resource.struct_rusage | None = None
-    tree_peak = 0
-    with open(rundir / "stdout.log", "wb") as out, open(rundir / "stderr.log", "wb") as err:
-        t0 = time.time()
-        start = time.monotonic()
-        proc = subprocess.Popen(
-            argv,
-            cwd=rundir,
-            stdout=out,
-            stderr=err,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        grace = 15.0 if tool.graceful else 0.0
-        while (usage := _reap(proc)) is None:
-            elapsed = time.monotonic() - start
-            if elapsed > limit + grace:
-                hit_limit = True
-                stopped.touch()
-                usage = _stop(proc)
-                break
-            tree_peak = max(tree_peak, _session_rss(proc.pid))
-            try:
-                size = result.stat().st_size
-            except FileNotFoundError:
-                size = -1
-            # Only an atomic writer's file is sampled: peers truncate and rewrite theirs in
-            # place, so a sample can catch it empty; their progress comes from the wrapper.
-            if tool.graceful and size > 0 and size != trace[-1][1]:
-                trace.append((round(elapsed, 2), size))
-            time.sleep(SAMPLE_EVERY)
-        wall = time.monotonic() - start
-        stopped.touch()
+    original = prepare_case(case).read_bytes()
+    files, argv, result = _set_up(case, tool, original, jobs, limit)
+    watched = _watch(argv, files, result, tool.graceful, limit, len(original))
     # A graceful tool that used its whole budget hit the limit too.
-    hit_limit = hit_limit or wall >= limit - 2.5
+    hit_limit = watched.hit_limit or watched.wall >= limit - 2.5
     final = result.read_bytes() if result.exists() else original
-    started, interesting, bests = _count(counter, t0, cutoff=wall)
+    started, interesting, bests = _count(files.counter, watched.t0, cutoff=watched.wall)
     # A tool stopped at the limit may not have written its progress back yet (C-Vise writes the
     # file between passes): its result is then the smallest interesting candidate it had found.
-    if hit_limit and best.exists() and best.stat().st_size < len(final):
-        final = best.read_bytes()
-    trace = _merge_trace(trace + bests, len(original), wall, len(final))
-    checked = rundir / ("final" + Path(case.file).suffix)
+    if hit_limit and files.best.exists() and files.best.stat().st_size < len(final):
+        final = files.best.read_bytes()
+    trace = _merge_trace(watched.trace + bests, len(original), watched.wall, len(final))
+    checked = files.rundir / ("final" + Path(case.file).suffix)
     checked.write_bytes(final)
-    stats = last_stats(rundir / "stderr.log") if tool.graceful else {}
+    stats = last_stats(files.rundir / "stderr.log") if tool.graceful else {}
+    usage, tree_peak = watched.usage, watched.tree_peak
     return RunRecord(
         case=case.name,
         language=case.language,
@@ -439,12 +423,12 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         original_tokens=count_tokens(original),
         final_bytes=len(final),
         final_tokens=count_tokens(final),
-        wall_time=round(wall, 2),
+        wall_time=round(watched.wall, 2),
         tests_run=started,
         tests_interesting=interesting,
         still_interesting=run_test(case, checked),
         hit_time_limit=hit_limit,
-        exit_code=proc.returncode,
+        exit_code=watched.returncode,
         date=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
         trace=trace,
         cache_hits=stats.get("cache_hits"),
@@ -452,6 +436,75 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         peak_rss_mib=round(usage.ru_maxrss / 1024, 1) if usage else None,
         tree_rss_mib=round(tree_peak / 2**20, 1) if tree_peak else None,
     )
+
+
+def _set_up(
+    case: Case, tool: Tool, original: bytes, jobs: int, limit: float
+) -> tuple[_RunFiles, list[str], Path]:
+    """A fresh run directory holding the input and the counting wrapper; the tool's command
+    and the file it keeps its result in."""
+    rundir = run_dir(case, tool)
+    shutil.rmtree(rundir, ignore_errors=True)
+    rundir.mkdir(parents=True)
+    (rundir / case.file).write_bytes(original)
+    files = _RunFiles(rundir)
+    wrapper = rundir / "wrap.sh"
+    wrapper.write_text(
+        WRAPPER.format(
+            counter=files.counter,
+            test=case.test,
+            name=case.file,
+            best=files.best,
+            stopped=files.stopped,
+        )
+    )
+    wrapper.chmod(0o755)
+    argv, result_name = tool.command(case, case.file, wrapper, jobs, limit)
+    (rundir / "command.json").write_text(json.dumps(argv))
+    return files, argv, rundir / result_name
+
+
+def _watch(
+    argv: list[str], files: _RunFiles, result: Path, graceful: bool, limit: float, original: int
+) -> _Watched:
+    """Run the tool to its end or the limit (plus a grace for a tool that stops by itself),
+    sampling its tree's memory and, for an atomic writer, its result's size."""
+    trace: list[tuple[float, int]] = [(0.0, original)]
+    hit_limit = False
+    tree_peak = 0
+    rundir = files.rundir
+    with open(rundir / "stdout.log", "wb") as out, open(rundir / "stderr.log", "wb") as err:
+        t0 = time.time()
+        start = time.monotonic()
+        proc = subprocess.Popen(
+            argv,
+            cwd=rundir,
+            stdout=out,
+            stderr=err,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        grace = 15.0 if graceful else 0.0
+        while (usage := _reap(proc)) is None:
+            elapsed = time.monotonic() - start
+            if elapsed > limit + grace:
+                hit_limit = True
+                files.stopped.touch()
+                usage = _stop(proc)
+                break
+            tree_peak = max(tree_peak, _session_rss(proc.pid))
+            try:
+                size = result.stat().st_size
+            except FileNotFoundError:
+                size = -1
+            # Only an atomic writer's file is sampled: peers truncate and rewrite theirs in
+            # place, so a sample can catch it empty; their progress comes from the wrapper.
+            if graceful and size > 0 and size != trace[-1][1]:
+                trace.append((round(elapsed, 2), size))
+            time.sleep(SAMPLE_EVERY)
+        wall = time.monotonic() - start
+        files.stopped.touch()
+    return _Watched(t0, wall, hit_limit, usage, tree_peak, trace, proc.returncode)
 
 
 def last_stats(events_log: Path) -> dict[str, Any]:
@@ -551,6 +604,33 @@ def save(
 
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the selected cases and tools, save results, render the report."""
+    args = _parser().parse_args(argv)
+    # The tools the cases' tests call may live next to this Python (z3 from the test extra).
+    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    presets = args.presets.split(",")
+    if presets == ["all"]:
+        presets = [p for p in PRESETS if p in available_presets()] or ["default"]
+    cases = load_cases(args.cases.split(",") if args.cases else None)
+    limit = args.time_limit
+    if args.quick:
+        # Small committed inputs only: nothing to generate or fetch.
+        cases = [c for c in cases if c.prepare is None]
+        cases = [c for c in cases if (c.directory / c.file).stat().st_size < 5000]
+        limit = min(limit, 30.0)
+    tools = select_tools(args.tools.split(","), presets)
+    meta = machine_info(tools)
+    meta["jobs"], meta["time_limit"], meta["test_timeout"] = args.jobs, limit, TEST_TIMEOUT
+    _run_cases(cases, tools, meta, args.jobs, limit, args.resume)
+    if not (args.no_scaling or args.cases or args.quick) and any(
+        t.name.startswith("treereduce-py") for t in tools
+    ):
+        subprocess.run([sys.executable, str(BENCH / "scaling.py")], check=False)
+    if not args.no_report:
+        subprocess.run([sys.executable, str(BENCH / "report.py")], check=False)
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     parser.add_argument(
@@ -583,29 +663,22 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="skip bench/scaling.py (it runs only with the full suite: no --cases, no --quick)",
     )
-    args = parser.parse_args(argv)
+    return parser
 
-    # The tools the cases' tests call may live next to this Python (z3 from the test extra).
-    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
-    presets = args.presets.split(",")
-    if presets == ["all"]:
-        presets = [p for p in PRESETS if p in available_presets()] or ["default"]
-    cases = load_cases(args.cases.split(",") if args.cases else None)
-    limit = args.time_limit
-    if args.quick:
-        # Small committed inputs only: nothing to generate or fetch.
-        cases = [c for c in cases if c.prepare is None]
-        cases = [c for c in cases if (c.directory / c.file).stat().st_size < 5000]
-        limit = min(limit, 30.0)
-    tools = select_tools(args.tools.split(","), presets)
-    meta = machine_info(tools)
-    meta["jobs"], meta["time_limit"], meta["test_timeout"] = args.jobs, limit, TEST_TIMEOUT
 
-    records: list[RunRecord] = []
+def _run_cases(
+    cases: list[Case],
+    tools: list[Tool],
+    meta: dict[str, Any],
+    jobs: int,
+    limit: float,
+    resume: bool,
+) -> None:
+    """Run every tool on every case whose input is interesting here, saving each run at once."""
     # What --resume skips: runs stored from this engine (the engine cannot change mid-run).
     at_start = provenance.stamp()
     engine = at_start["engine"]
-    done = stored_runs(at_start, args.jobs, limit) if args.resume else set()
+    done = stored_runs(at_start, jobs, limit) if resume else set()
     for case in cases:
         try:
             prepared = prepare_case(case)
@@ -621,28 +694,25 @@ def main(argv: list[str] | None = None) -> int:
             if (case.name, tool.name) in done:
                 print(f"run: {case.name} with {tool.name}: stored from engine {engine}")
                 continue
-            stamped = provenance.stamp()
-            print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
-            rec = run_one(case, tool, args.jobs, limit)
-            records.append(rec)
-            names = ["command.json", "stdout.log", "stderr.log", "tests.log"]
-            names.append("final" + Path(case.file).suffix)
-            logs = provenance.keep_logs(
-                run_dir(case, tool), names, RUN_LOGS, f"{case.name}-{tool.name.replace(':', '-')}"
-            )
-            print(
-                f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
-                f" {rec.tests_run} tests, still interesting: {rec.still_interesting}",
-                flush=True,
-            )
-            save([rec], dict(meta), {**stamped, "logs": logs})
-    if not (args.no_scaling or args.cases or args.quick) and any(
-        t.name.startswith("treereduce-py") for t in tools
-    ):
-        subprocess.run([sys.executable, str(BENCH / "scaling.py")], check=False)
-    if not args.no_report:
-        subprocess.run([sys.executable, str(BENCH / "report.py")], check=False)
-    return 0
+            _run_and_save(case, tool, meta, jobs, limit)
+
+
+def _run_and_save(case: Case, tool: Tool, meta: dict[str, Any], jobs: int, limit: float) -> None:
+    """One run, stamped with the engine it measured, its logs kept gzipped."""
+    stamped = provenance.stamp()
+    print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
+    rec = run_one(case, tool, jobs, limit)
+    names = ["command.json", "stdout.log", "stderr.log", "tests.log"]
+    names.append("final" + Path(case.file).suffix)
+    logs = provenance.keep_logs(
+        run_dir(case, tool), names, RUN_LOGS, f"{case.name}-{tool.name.replace(':', '-')}"
+    )
+    print(
+        f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
+        f" {rec.tests_run} tests, still interesting: {rec.still_interesting}",
+        flush=True,
+    )
+    save([rec], dict(meta), {**stamped, "logs": logs})
 
 
 if __name__ == "__main__":

@@ -334,7 +334,7 @@ def test_live_panel_in_tmux(tmp_path: Path) -> None:
     assert "EXIT=0" in final, final
     check_panel_sequence(screens, original)
     # The panel's frame is drawn (box characters and the title with the language and jobs).
-    assert any("╭─ treereduce-py · python · " in s and "1 jobs" in s for s in screens)
+    assert any("╭─ treereduce-py · python · " in s and "1 job " in s for s in screens)
     check_summary(final, out, original)
     assert "╭─" not in final, "the live panel was left on the screen"
     assert needle_ok(out, tmp_path)
@@ -365,11 +365,16 @@ def test_plain_log_when_not_a_terminal_and_verbose(tmp_path: Path) -> None:
     assert "\x1b[" not in err and "╭" not in err, "terminal drawing in a pipe"
     lines = err.splitlines()
     assert all(line.startswith("treereduce-py: ") for line in lines), err
-    assert re.match(r"treereduce-py: reducing \d+ bytes of python with \d+ jobs", lines[0])
+    assert re.match(r"treereduce-py: reducing \d+ bytes of python with \d+ jobs?", lines[0])
     # -v: one statistics line per pass.
     assert re.search(r"^treereduce-py:   pass 1 \w+: \d+ tests, \d+ interesting", err, re.M), err
     final = len(out.read_bytes())
-    assert re.search(rf"-> {final} bytes .* in [\d.]+ s$", lines[-1]), lines[-1]
+    assert re.search(rf"-> {final} bytes .* in [\d.]+ s$", lines[-2]), lines[-2]
+    # The last line says where the result and the run's record are.
+    assert lines[-1] == (
+        f"treereduce-py: the result ({final} bytes) is in {out}; {out}.treereduce.json records "
+        "the run (for --resume)"
+    ), lines[-1]
     assert proc.stdout == b""
 
     quiet = run_cli([source, "-o", out, "-f", "-q", "--", *test], tmp_path)

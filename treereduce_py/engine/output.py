@@ -5,7 +5,8 @@ to a temporary file in the output's directory and renamed over the output (`os.r
 on POSIX), so a reader, a crash or a Ctrl-C never sees half a file. The temporary file is
 fsynced before the rename and the directory after it, so a power loss cannot leave an empty or
 truncated output either. Writes carry a sequence
-number, so a slow writer can never replace a newer best with an older one.
+number, so a slow writer can never replace a newer best with an older one. A run owns its output
+for its lifetime (`OutputLock`): a second run with the same output refuses instead of racing it.
 """
 
 from __future__ import annotations
@@ -19,6 +20,11 @@ import stat
 import sys
 import threading
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: the lock file is created exclusively instead (see OutputLock)
+    fcntl = None  # type: ignore[assignment]
 
 
 class OutputError(Exception):
@@ -174,3 +180,104 @@ def read_record(output: Path) -> dict[str, object] | None:
     if not isinstance(body, dict) or body.get("format") != RECORD_FORMAT:
         return None
     return body
+
+
+# A run's claim on its output: two runs writing one file would silently keep the last writer's.
+
+
+class OutputTaken(OutputError):
+    """Another live run holds the output; `pid` is its process id (None if unreadable)."""
+
+    def __init__(self, output: Path, pid: int | None) -> None:
+        self.output = output
+        self.pid = pid
+        who = f"another treereduce-py run (pid {pid})" if pid else "another treereduce-py run"
+        super().__init__(
+            f"{output} is being written by {who}; wait for it to end, or choose another -o "
+            f"(the claim is {lock_path(output).name})"
+        )
+
+
+def lock_path(output: Path) -> Path:
+    """Where the claim on `output` lives while a run writes it: beside it."""
+    return output.with_name(output.name + ".treereduce.lock")
+
+
+class OutputLock:
+    """A run's exclusive claim on its output for its lifetime: the file `OUTPUT.treereduce.lock`
+    beside it, locked (`flock`) and holding the run's pid.
+
+    A second run finds the lock held and gets OutputTaken naming the first's pid. A lock file
+    left by a run that was killed is free (the kernel drops a dead process's locks), so the next
+    run takes it over. `release` removes it. Where `flock` is missing (Windows), the file is
+    created exclusively instead, and one left by a killed run must be removed by hand.
+    """
+
+    def __init__(self, output: Path) -> None:
+        self.output = output
+        self.path = lock_path(output)
+        self._fd: int | None = None
+
+    def acquire(self) -> None:
+        """Claim the output; raises OutputTaken when another run holds it, OutputError when the
+        lock file cannot be written (the output's directory is not writable)."""
+        for _ in range(10):
+            fd = self._open()
+            if fd is not None:
+                os.ftruncate(fd, 0)
+                os.write(fd, f"{os.getpid()}\n".encode())
+                self._fd = fd
+                return
+        raise OutputError(f"cannot claim {self.output}: its lock file {self.path} keeps changing")
+
+    def _open(self) -> int | None:
+        """The locked file's descriptor, or None when its holder removed it meanwhile (retry)."""
+        flags = os.O_RDWR | os.O_CREAT | (0 if fcntl is not None else os.O_EXCL)
+        try:
+            fd = os.open(self.path, flags, 0o666)
+        except FileExistsError:
+            raise OutputTaken(self.output, _pid_in(self.path)) from None
+        except OSError as e:
+            raise OutputError(f"cannot write beside {self.output}: {e.strerror or e}") from e
+        if fcntl is None:
+            return fd
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            os.close(fd)
+            if e.errno in (errno.EWOULDBLOCK, errno.EACCES, errno.EAGAIN):
+                raise OutputTaken(self.output, _pid_in(self.path)) from None
+            raise OutputError(f"cannot lock {self.path}: {e.strerror or e}") from e
+        # Its holder removes the file before letting go: a lock on a file no longer at the path
+        # claims nothing.
+        try:
+            same = os.path.samestat(os.fstat(fd), os.stat(self.path))
+        except OSError:
+            same = False
+        if not same:
+            os.close(fd)
+            return None
+        return fd
+
+    def release(self) -> None:
+        """Give the output up: remove the lock file, then let go of it. Idempotent."""
+        fd, self._fd = self._fd, None
+        if fd is None:
+            return
+        with contextlib.suppress(OSError):
+            self.path.unlink()
+        os.close(fd)
+
+    def __enter__(self) -> OutputLock:
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _pid_in(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None

@@ -1,0 +1,348 @@
+"""The peer comparison of docs/benchmarks.md: the summary of ratios against C-Vise, C-Reduce and
+Shrink Ray, the losses, the targets, a section per case with its size-over-time plot, and what
+each stage of treereduce-py's runs bought."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from prepare import Case
+from report_commits import family_commits, mixed_note
+from report_markdown import IMG, REPO, Run, markdown_table, tool_order
+from stages import stage_rows
+from targets import own_final_time, target_rows, time_to_reach
+
+
+def _geomean(values: Sequence[float]) -> float:
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def summary_rows(runs: list[Run]) -> list[list[str]]:
+    """One row per (treereduce-py variant, peer) over the cases both ran: size ratio over every
+    case, wall-time ratio only over cases where neither run hit the limit, and the time
+    treereduce-py took to reach the peer's final size against the time the peer took to reach
+    it (its own final size)."""
+    by_key = {(r["case"], r["tool"]): r for r in runs}
+    tools = {r["tool"] for r in runs}
+    rows: list[list[str]] = []
+    for ours in (t for t in tool_order(tools) if t.startswith("treereduce-py")):
+        for peer in (t for t in tool_order(tools) if not t.startswith("treereduce-py")):
+            size_ratios: list[float] = []
+            time_ratios: list[float] = []
+            reach_ratios: list[float] = []
+            smaller = ties = 0
+            for case in sorted({c for c, t in by_key if t == ours}):
+                a, b = by_key.get((case, ours)), by_key.get((case, peer))
+                if a is None or b is None:
+                    continue
+                if not (a["still_interesting"] and b["still_interesting"]):
+                    continue
+                size_ratios.append(max(a["final_bytes"], 1) / max(b["final_bytes"], 1))
+                if not (a["hit_time_limit"] or b["hit_time_limit"]):
+                    time_ratios.append(max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01))
+                smaller += a["final_bytes"] < b["final_bytes"]
+                ties += a["final_bytes"] == b["final_bytes"]
+                reach = time_to_reach(a["trace"], b["final_bytes"])
+                if reach is not None:
+                    reach_ratios.append(max(reach, 0.01) / max(own_final_time(b), 0.01))
+            if not size_ratios:
+                continue
+            n = len(size_ratios)
+            rows.append(
+                [
+                    ours,
+                    peer,
+                    str(n),
+                    f"{_geomean(size_ratios):.2f}",
+                    f"{len(time_ratios)}/{n}, "
+                    + (f"{_geomean(time_ratios):.2f}" if time_ratios else "-"),
+                    f"{smaller}/{n} smaller, {ties} equal",
+                    f"{len(reach_ratios)}/{n}, "
+                    + (f"{_geomean(reach_ratios):.2f}" if reach_ratios else "-"),
+                ]
+            )
+    return rows
+
+
+def _reach_line(case_runs: list[Run]) -> list[str]:
+    """When treereduce-py reached each peer's final size, against when the peer did."""
+    ours = next((r for r in case_runs if r["tool"] == "treereduce-py"), None)
+    peers = [r for r in case_runs if not r["tool"].startswith("treereduce-py")]
+    if ours is None or not peers:
+        return []
+    parts = []
+    for peer in sorted(peers, key=lambda r: r["tool"]):
+        reach = time_to_reach(ours.get("trace") or [], peer["final_bytes"])
+        when = "never" if reach is None else f"at {reach:.1f} s"
+        parts.append(
+            f"{peer['tool']}'s {peer['final_bytes']} B {when} ({peer['tool']}: "
+            f"{own_final_time(peer):.1f} s)"
+        )
+    return ["", "treereduce-py reached " + "; ".join(parts) + "."]
+
+
+def losses(runs: list[Run]) -> list[str]:
+    """A sentence per case where a peer ended smaller than treereduce-py (default preset)."""
+    out: list[str] = []
+    for case in sorted({r["case"] for r in runs}):
+        mine = [r for r in runs if r["case"] == case and r["tool"] == "treereduce-py"]
+        peers = [
+            r
+            for r in runs
+            if r["case"] == case
+            and not r["tool"].startswith("treereduce-py")
+            and r["still_interesting"]
+        ]
+        if not mine or not peers:
+            continue
+        best = min(peers, key=lambda r: r["final_bytes"])
+        if best["final_bytes"] < mine[0]["final_bytes"]:
+            out.append(
+                f"- {case}: {best['tool']} ended at {best['final_bytes']} bytes, treereduce-py at "
+                f"{mine[0]['final_bytes']} ({mine[0]['final_bytes'] / best['final_bytes']:.1f}x)."
+            )
+    if out:
+        out.insert(0, "Cases where a peer's result is smaller than treereduce-py's:")
+        out.insert(1, "")
+    return out
+
+
+def target_section(runs: list[Run]) -> list[str]:
+    """The targets table (docs/benchmarks.md#targets)."""
+    rows = target_rows(runs)
+    if not rows:
+        return []
+    met = sum(r[4] == "met" for r in rows)
+    smt = [r for r in rows if r[5]]
+    smt_met = sum(r[5].endswith(": met") for r in smt)
+    lines = [
+        "## Targets",
+        "",
+        "Per case, treereduce-py's final size must be at most the smallest of C-Vise's, "
+        "C-Reduce's and Shrink Ray's, at a wall time at most half the fastest one's (where every "
+        "peer was stopped by the limit: the earliest time one reached its own final size); on "
+        "the SMT-LIB cases, size and wall time at most ddSMT's. Only results that pass their "
+        "re-check count.",
+        "",
+        f"Program reducers: met on {met} of {len(rows)} cases."
+        + (f" ddSMT: met on {smt_met} of {len(smt)}." if smt else ""),
+        "",
+    ]
+    return lines + markdown_table(
+        [
+            "case",
+            "treereduce-py",
+            "smallest peer",
+            "fastest peer",
+            "against the program reducers",
+            "ddSMT (SMT-LIB)",
+        ],
+        rows,
+    )
+
+
+def plot_case(case: str, runs: list[Run], path: Path) -> None:
+    """Best size so far over time, one step line per tool, log-scaled bytes."""
+    fig, ax = plt.subplots(figsize=(7, 3.6))
+    for tool in tool_order({r["tool"] for r in runs}):
+        run = next(r for r in runs if r["tool"] == tool)
+        xs = [p[0] for p in run["trace"]] + [run["wall_time"]]
+        ys = [p[1] for p in run["trace"]] + [run["trace"][-1][1]]
+        style = "-" if tool.startswith("treereduce-py") else "--"
+        ax.step(xs, ys, where="post", linestyle=style, label=tool)
+    ax.set_yscale("log")
+    ax.set_xlabel("wall time (s)")
+    ax.set_ylabel("best size (bytes)")
+    ax.set_title(case)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def plot_bars(runs: list[Run], key: str, ylabel: str, path: Path, relative: bool) -> None:
+    """Grouped bars per case and tool: final size relative to the original, or wall time."""
+    cases = sorted({r["case"] for r in runs})
+    tools = tool_order({r["tool"] for r in runs})
+    by_key = {(r["case"], r["tool"]): r for r in runs}
+    width = 0.8 / max(len(tools), 1)
+    fig, ax = plt.subplots(figsize=(max(7.0, len(cases) * 1.1), 4))
+    for i, tool in enumerate(tools):
+        xs, ys = [], []
+        for j, case in enumerate(cases):
+            run = by_key.get((case, tool))
+            if run is None:
+                continue
+            value = float(run[key])
+            if relative:
+                value = 100.0 * max(value, 1.0) / run["original_bytes"]
+            xs.append(j + i * width - 0.4 + width / 2)
+            ys.append(value)
+        ax.bar(xs, ys, width=width, label=tool)
+    ax.set_xticks(range(len(cases)))
+    ax.set_xticklabels(cases, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(ylabel)
+    if relative:
+        ax.set_yscale("log")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path)
+    plt.close(fig)
+
+
+def _peer_run_commits(runs: list[Run], allow_mixed: bool = True) -> list[str]:
+    """The measured versions of the treereduce-py rows of the peer table (their `commit` stamp,
+    or for runs stored before stamps, their `version`, "0.1.0+<commit>"); raises MixedCommits
+    for several unless allowed. `make bench` re-runs them at one commit."""
+    ours = [r for r in runs if r["tool"].startswith("treereduce-py")]
+    return family_commits(ours, "peer", allow_mixed)
+
+
+def _maybe(value: object) -> str:
+    """A count only treereduce-py reports (its cache and syntax check); "–" for the peers."""
+    return "–" if value is None else str(value)
+
+
+def stage_section(runs: list[Run]) -> list[str]:
+    """What each stage of treereduce-py's runs above bought (bench/stages.py)."""
+    phases, rows = stage_rows(runs, REPO)
+    if not rows:
+        return []
+    return [
+        "## Stage by stage",
+        "",
+        "What each stage of the treereduce-py runs above removed, and the tests it spent, summed "
+        "over the rounds (from each run's stored `--json` events; bench/stages.py). `tree` "
+        "includes the query files' replacements, drops and inlinings; `merge` is merging names; "
+        "`tokens-lenient` and `pairs-lenient` are the endgame, without the syntax check. A dash: "
+        "the stage never ran (the limit came first, or the round ended before it).",
+        "",
+        *markdown_table(["case", *phases], rows),
+        "",
+    ]
+
+
+def summary_section(runs: list[Run], allow_mixed: bool = False) -> list[str]:
+    """The Summary: treereduce-py's commits, the ratio table, the losses, the targets and the
+    two bar plots (written into docs/img/)."""
+    lines = [
+        "## Summary",
+        "",
+        "Geometric means over the cases both tools ran (treereduce-py / peer: below 1.00 means "
+        "treereduce-py's result is smaller, or its run shorter). The *time ratio* counts only the "
+        "cases where both runs finished before the limit (a run stopped by the limit measures the "
+        "limit, not the tool). *Reached* counts the cases where treereduce-py got down to the "
+        "peer's final size at all, and gives the geometric mean of the time it took to get there "
+        "against the time the peer took to reach that size (its own final one, from its size "
+        "trace), so a peer stopped by the limit is timed by when it stopped shrinking.",
+        "",
+    ]
+    peer_commits = _peer_run_commits(runs, allow_mixed)
+    lines += [f"treereduce-py's runs: commit {'; '.join(peer_commits)}.", ""]
+    lines += mixed_note(
+        peer_commits, "rendered with `--allow-mixed`; `make bench` re-runs every case at one commit"
+    )
+    lines += markdown_table(
+        [
+            "treereduce-py",
+            "peer",
+            "cases",
+            "size ratio",
+            "time ratio (finished)",
+            "final size",
+            "reached peer's size, time ratio",
+        ],
+        summary_rows(runs),
+    )
+    lines += ["", *losses(runs)]
+    lines += ["", *target_section(runs)]
+    plot_bars(
+        runs,
+        "final_bytes",
+        "final size (% of original, log)",
+        IMG / "bench-final-size.png",
+        relative=True,
+    )
+    plot_bars(runs, "wall_time", "wall time (s)", IMG / "bench-wall-time.png", relative=False)
+    return [
+        *lines,
+        "",
+        "![final size per case](img/bench-final-size.png)",
+        "",
+        "![wall time per case](img/bench-wall-time.png)",
+        "",
+    ]
+
+
+def case_sections(runs: list[Run], cases: dict[str, Case]) -> list[str]:
+    """## Cases: per case, what it is, every tool's numbers and the size-over-time plot."""
+    lines = ["## Cases", ""]
+    for name in sorted({r["case"] for r in runs}):
+        case_runs = [r for r in runs if r["case"] == name]
+        case = cases.get(name)
+        first = case_runs[0]
+        lines += [f"### {name}", ""]
+        if case is not None:
+            lines += [
+                f"{case.language}, {first['original_bytes']} bytes, "
+                f"{first['original_tokens']} tokens. {case.description}",
+                "",
+                f"*Misbehaviour:* {case.misbehaviour} Test: `bench/cases/{name}/test.sh`.",
+                "",
+            ]
+        lines += markdown_table(CASE_COLUMNS, [_case_row(r) for r in _in_tool_order(case_runs)])
+        lines += _reach_line(case_runs)
+        img = IMG / f"bench-{name}.png"
+        plot_case(name, case_runs, img)
+        lines += ["", f"![{name}: size over time](img/{img.name})", ""]
+    return lines
+
+
+CASE_COLUMNS = [
+    "tool",
+    "version",
+    "bytes",
+    "tokens",
+    "of original",
+    "wall s",
+    "final size at s",
+    "tests",
+    "tests/s",
+    "cache hits",
+    "syntax rejections",
+    "ok",
+]
+
+
+def _in_tool_order(case_runs: list[Run]) -> list[Run]:
+    return [
+        next(x for x in case_runs if x["tool"] == tool)
+        for tool in tool_order({r["tool"] for r in case_runs})
+    ]
+
+
+def _case_row(r: Run) -> list[str]:
+    """A tool's row in a case's table (CASE_COLUMNS)."""
+    rate = r["tests_run"] / max(r["wall_time"], 0.01)
+    return [
+        r["tool"],
+        r["version"],
+        str(r["final_bytes"]),
+        str(r["final_tokens"]),
+        f"{100 * r['final_bytes'] / max(r['original_bytes'], 1):.1f}%",
+        f"{r['wall_time']:.1f}" + (" (limit)" if r["hit_time_limit"] else ""),
+        f"{own_final_time(r):.1f}",
+        str(r["tests_run"]),
+        f"{rate:.1f}",
+        _maybe(r.get("cache_hits")),
+        _maybe(r.get("syntax_rejections")),
+        "ok" if r["still_interesting"] else "**FAILS**",
+    ]

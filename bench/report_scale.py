@@ -1,0 +1,322 @@
+"""The Scale section of docs/benchmarks.md, from bench/scale.py's results: every tool on the
+same generated program at 100 KB, 1 MB and 10 MB, treereduce-py's wall time against C-Vise's,
+its engine cost per candidate, the targets missed, and the log-log plot."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from report_commits import family_commits, mixed_note
+from report_markdown import IMG, PEER_ORDER, Run, markdown_table, tool_order
+
+SCALE_SIZES = ("100k", "1m", "10m")
+SCALE_WALL_RATIO = 0.5  # treereduce-py's wall <= this x C-Vise's, at every size
+SCALE_PEAK_MIB = 1024.0  # peak memory at 10 MB below this
+
+
+def _scale_configs(runs: list[Run]) -> list[tuple[str, str]]:
+    return sorted({(r["lang"], r["test"]) for r in runs})
+
+
+def _language(runs: list[Run], lang: str) -> str:
+    return str(next(r["language"] for r in runs if r["lang"] == lang))
+
+
+def scale_unjudged(runs: list[Run]) -> list[str]:
+    """Sentences for the (language, test) pairs whose sizes lack a treereduce-py or C-Vise run."""
+    have = {(r["lang"], r["test"], r["size"], r["tool"]) for r in runs}
+    out = []
+    for lang, test in _scale_configs(runs):
+        missing = [
+            size
+            for size in SCALE_SIZES
+            if not {(lang, test, size, "treereduce-py"), (lang, test, size, "cvise")} <= have
+        ]
+        if missing:
+            out.append(
+                f"{_language(runs, lang)} {test}: no treereduce-py and C-Vise runs at "
+                f"{', '.join(missing)}"
+            )
+    return out
+
+
+def _finished(run: Run | None) -> bool:
+    return run is not None and not run["hit_time_limit"] and run["still_interesting"]
+
+
+def scale_misses(runs: list[Run]) -> list[str]:
+    """Sentences for every scale target the stored runs miss (or cannot show)."""
+    by_key = {(r["lang"], r["test"], r["size"], r["tool"]): r for r in runs}
+    misses: list[str] = []
+    for lang, test in _scale_configs(runs):
+        for size in SCALE_SIZES:
+            ours = by_key.get((lang, test, size, "treereduce-py"))
+            peer = by_key.get((lang, test, size, "cvise"))
+            if ours is None or peer is None:
+                continue
+            if not _finished(ours):
+                misses.append(
+                    f"{lang} {test} {size}: treereduce-py did not finish "
+                    f"({ours['wall_time']:.0f} s, limit {ours['time_limit']:g} s; C-Vise "
+                    f"{peer['wall_time']:.0f} s)"
+                )
+            elif _finished(peer) and ours["wall_time"] > SCALE_WALL_RATIO * peer["wall_time"]:
+                misses.append(
+                    f"{lang} {test} {size}: treereduce-py's wall is "
+                    f"{ours['wall_time'] / peer['wall_time']:.2f}x C-Vise's, target "
+                    f"{SCALE_WALL_RATIO}x"
+                )
+        small = by_key.get((lang, test, "100k", "treereduce-py"))
+        large = by_key.get((lang, test, "10m", "treereduce-py"))
+        if small and large and large["final_bytes"] > small["final_bytes"]:
+            misses.append(
+                f"{lang} {test}: treereduce-py ends at {large['final_bytes']} bytes at 10 MB, "
+                f"more than its {small['final_bytes']} at 100 KB"
+            )
+        peak = large.get("peak_rss_mib") if large else None
+        if peak is not None and peak >= SCALE_PEAK_MIB:
+            misses.append(
+                f"{lang} {test}: peak memory at 10 MB is {peak:.0f} MiB, target under "
+                f"{SCALE_PEAK_MIB:.0f} MiB"
+            )
+    return misses
+
+
+def _scale_tools(runs: list[Run]) -> str:
+    """Which tools ran at which sizes, e.g. "treereduce-py and cvise at every size, shrinkray at
+    100k"."""
+    sizes: dict[str, list[str]] = {}
+    for r in runs:
+        if r["size"] not in sizes.setdefault(r["tool"], []):
+            sizes[r["tool"]].append(r["size"])
+    every = [t for t, got in sizes.items() if set(got) >= set(SCALE_SIZES)]
+    parts = [f"{' and '.join(every)} at every size"] if every else []
+    parts += [
+        f"{t} at {', '.join(s for s in SCALE_SIZES if s in got)} only"
+        for t, got in sizes.items()
+        if t not in every
+    ]
+    return ", ".join(parts)
+
+
+def _mib(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0f}"
+
+
+def scale_section(scale: dict[str, Any] | None, allow_mixed: bool = False) -> list[str]:
+    """Markdown for bench/scale.py's results (the plot is written by plot_scale)."""
+    out = ["## Scale", ""]
+    runs: list[Run] = (scale or {}).get("runs", [])
+    if not runs:
+        return [
+            *out,
+            "Not yet run: `make bench-scale` (or `.venv/bin/python bench/scale.py` then "
+            "`.venv/bin/python bench/report.py`) stores it in bench/results/scale.json.",
+            "",
+        ]
+    commits = family_commits(runs, "scale", allow_mixed)
+    machine = scale.get("machine", {}) if scale else {}
+    limits = ", ".join(f"{t:g} s" for t in sorted({float(r["time_limit"]) for r in runs}))
+    out += [
+        "The same generated program (`bench/scale_gen.py`, seeded: filler with a definition at "
+        "a third and a misbehaving use of it at two thirds) at about 100 KB, 1 MB and 10 MB, in "
+        f"C and JavaScript, reduced by {_scale_tools(runs)} one after another with `--jobs "
+        f"{machine.get('jobs', '?')}` and a limit of {limits} per run, through the runner of "
+        "the cases above (`bench/scale.py`). Test *fast*: two `grep -q` for the trigger lines, so "
+        "the time is the reducer's; *real*: `gcc -fsyntax-only` must still report "
+        "\"has no member named 'depth'\", `node` must still die with the TypeError. Peak MiB: "
+        "the largest single process of the tool's tree (`wait4`'s ru_maxrss, as "
+        "`/usr/bin/time -f %M`; on the real tests that can be the compiler or node); tree MiB: "
+        "the largest sum over all of the tool's processes, sampled every 0.5 s. Commits: "
+        f"{', '.join(commits)}. Re-run: `make bench-scale`.",
+        "",
+    ]
+    out += mixed_note(commits)
+    out += _runs_table(runs)
+    out += _ratio_table(runs)
+    out += _cost_table(runs)
+    return out + _scale_targets(runs)
+
+
+_SIZE_ORDER = list(SCALE_SIZES)
+RUN_COLUMNS = [
+    "language",
+    "test",
+    "size",
+    "tool",
+    "wall s",
+    "tests",
+    "final bytes",
+    "peak MiB",
+    "tree MiB",
+    "limit hit",
+    "ok",
+    "commit",
+]
+
+
+def _runs_table(runs: list[Run]) -> list[str]:
+    """Every scale run's numbers (RUN_COLUMNS), by language, test, size and tool."""
+    rows = [
+        [
+            r["language"],
+            r["test"],
+            r["size"],
+            r["tool"],
+            f"{r['wall_time']:.1f}",
+            str(r["tests_run"]),
+            str(r["final_bytes"]),
+            _mib(r.get("peak_rss_mib")),
+            _mib(r.get("tree_rss_mib")),
+            "**limit**" if r["hit_time_limit"] else "no",
+            "ok" if r["still_interesting"] else "**FAILS**",
+            r["commit"],
+        ]
+        for r in sorted(
+            runs,
+            key=lambda r: (
+                r["lang"],
+                r["test"],
+                _SIZE_ORDER.index(r["size"]),
+                _tool_rank(r["tool"]),
+            ),
+        )
+    ]
+    return markdown_table(RUN_COLUMNS, rows)
+
+
+def _ratio_cell(ours: Run | None, peer: Run | None) -> str:
+    """treereduce-py's wall / C-Vise's at one size, or why there is none."""
+    if ours is None or peer is None:
+        return "not run"
+    if not _finished(ours):
+        return "– (treereduce-py unfinished)"
+    if not _finished(peer):
+        # C-Vise's whole run would have taken longer: the ratio is at most this.
+        return f"≤ {ours['wall_time'] / peer['wall_time']:.2f} (C-Vise at limit)"
+    return f"{ours['wall_time'] / peer['wall_time']:.2f}"
+
+
+def _ratio_table(runs: list[Run]) -> list[str]:
+    """treereduce-py's wall time / C-Vise's per language, test and size."""
+    by_key = {(r["lang"], r["test"], r["size"], r["tool"]): r for r in runs}
+    ratio_rows = [
+        [
+            _language(runs, lang),
+            test,
+            *(
+                _ratio_cell(
+                    by_key.get((lang, test, size, "treereduce-py")),
+                    by_key.get((lang, test, size, "cvise")),
+                )
+                for size in SCALE_SIZES
+            ),
+        ]
+        for lang, test in _scale_configs(runs)
+    ]
+    return [
+        "",
+        "treereduce-py's wall time / C-Vise's where both finished within the limit with an "
+        "interesting result; where only C-Vise hit the limit its whole run would have been "
+        "longer, so the ratio is at most the one shown (target: at most "
+        f"{SCALE_WALL_RATIO} at every size):",
+        "",
+        *markdown_table(["language", "test", *SCALE_SIZES], ratio_rows),
+        "",
+    ]
+
+
+def _cost_table(runs: list[Run]) -> list[str]:
+    """treereduce-py's engine CPU per candidate at each size (none before it was stored)."""
+    cost_rows = [
+        [
+            r["language"],
+            r["test"],
+            r["size"],
+            f"{r['engine']['cpu_seconds']:.1f}",
+            str(r["engine"]["candidates"]),
+            f"{r['engine']['ms_per_candidate']:.1f}",
+        ]
+        for r in sorted(runs, key=lambda r: (r["lang"], r["test"], _SIZE_ORDER.index(r["size"])))
+        if r["tool"] == "treereduce-py" and r.get("engine")
+    ]
+    if not cost_rows:
+        return []
+    return [
+        "treereduce-py's engine cost per candidate, from its `--json` done event: its own "
+        "process's CPU seconds (parsing, rendering, syntax checks, bookkeeping; not the "
+        "tests') / candidates it built (tests + syntax rejections + cache hits). It includes "
+        "the one-off first parse, so few candidates overstate the marginal cost.",
+        "",
+        *markdown_table(
+            ["language", "test", "size", "engine CPU s", "candidates", "ms per candidate"],
+            cost_rows,
+        ),
+        "",
+    ]
+
+
+def _scale_targets(runs: list[Run]) -> list[str]:
+    """The targets, those missed and the configurations not judged, and the plot."""
+    misses = scale_misses(runs)
+    unjudged = scale_unjudged(runs)
+    return [
+        f"Targets: wall at most {SCALE_WALL_RATIO}x C-Vise's at every size; final bytes at 10 MB "
+        f"no more than at 100 KB; peak memory under {SCALE_PEAK_MIB / 1024:.0f} GiB at 10 MB.",
+        "",
+        *(
+            ["Targets missed:", "", *(f"- {m}." for m in misses)]
+            if misses
+            else ["No target is missed on the stored runs."]
+        ),
+        "",
+        *(["Not judged:", "", *(f"- {m}." for m in unjudged), ""] if unjudged else []),
+        "![wall time against input size](img/bench-scale.png)",
+        "",
+    ]
+
+
+def _tool_rank(tool: str) -> int:
+    order = tool_order({tool, "treereduce-py", *PEER_ORDER})
+    return order.index(tool)
+
+
+def plot_scale(scale: dict[str, Any]) -> None:
+    """Wall time against input size, log-log: a colour per tool, a line style per language and
+    test; hollow markers where the run hit its limit."""
+    runs: list[Run] = scale.get("runs", [])
+    if not runs:
+        return
+    IMG.mkdir(parents=True, exist_ok=True)
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    styles = ["-", "--", ":", "-."]
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    tools = tool_order({r["tool"] for r in runs})
+    for t, tool in enumerate(tools):
+        for c, (lang, test) in enumerate(_scale_configs(runs)):
+            points = sorted(
+                (r["size_bytes"], r["wall_time"], r["hit_time_limit"])
+                for r in runs
+                if (r["tool"], r["lang"], r["test"]) == (tool, lang, test)
+            )
+            if not points:
+                continue
+            colour = colours[t % len(colours)]
+            xs = [p[0] for p in points]
+            label = f"{tool} ({lang}, {test})"
+            ax.plot(xs, [p[1] for p in points], styles[c % len(styles)], color=colour, label=label)
+            for x, y, hit in points:
+                ax.plot([x], [y], "o", color=colour, fillstyle="none" if hit else "full")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("input size (bytes)")
+    ax.set_ylabel("wall time (s); hollow: hit the limit")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(IMG / "bench-scale.png")
+    plt.close(fig)
