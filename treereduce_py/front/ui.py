@@ -219,6 +219,14 @@ def preview_text(best: bytes, width: int = PREVIEW_WIDTH, lines: int = PREVIEW_L
     return out
 
 
+def read_as(start: Start) -> str:
+    """What the input is read as: its language, or the front end that reads it without one."""
+    return _FRONT_ENDS.get(start.front_end, start.language)
+
+
+_FRONT_ENDS = {"text": "text (no grammar)", "bytes": "binary (byte chunks)"}
+
+
 def render_panel(view: RunView, now: float, preview: Text | None = None) -> RenderableType:
     """The live panel for `view` at clock reading `now`. Pure; never raises."""
     elapsed = view.elapsed(now)
@@ -226,7 +234,7 @@ def render_panel(view: RunView, now: float, preview: Text | None = None) -> Rend
     title = PROGRAM
     if view.start is not None:
         start = view.start
-        title = f"{PROGRAM} · {start.language} · {start.strategy} · {start.jobs} jobs"
+        title = f"{PROGRAM} · {read_as(start)} · {start.strategy} · {start.jobs} jobs"
     if stats is None:
         body: RenderableType = Text(f"starting… {format_duration(elapsed)}", style="dim")
         return Panel(body, title=title, title_align="left", expand=False)
@@ -453,7 +461,7 @@ class PlainReporter:
             self._pending = None
         if isinstance(event, Start):
             lines.append(
-                f"{PROGRAM}: reducing {event.original_size} bytes of {event.language}"
+                f"{PROGRAM}: reducing {event.original_size} bytes of {read_as(event)}"
                 f" with {event.jobs} jobs (strategy {event.strategy})"
             )
         elif isinstance(event, PassChange):
