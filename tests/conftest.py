@@ -1,9 +1,11 @@
 """What the end-to-end test files share: the installed CLI and how to run it, the Python under
 test, a slow Python test with a needle in it, sending a signal mid-run, and running a tool
-ourselves to re-check a result."""
+ourselves to re-check a result; and the invariants every node table built without a parser
+(texttree, bytetree) must keep."""
 
 from __future__ import annotations
 
+import itertools
 import shutil
 import signal
 import subprocess
@@ -13,6 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
+
+from treereduce_py.lang.syntax import NodeTable
 
 CLI = Path(sys.executable).parent / "treereduce-py"
 PYTHON = sys.executable
@@ -180,3 +184,39 @@ def needle_ok(path: Path, tmp_path: Path) -> bool:
     for name in ("slow.flag", "slow_at"):
         (tmp_path / name).unlink(missing_ok=True)
     return run_tool([*RUN_PY, tmp_path / "check.py", path], tmp_path).returncode == 0
+
+
+def assert_tiles(table: NodeTable, source: bytes) -> None:
+    """The invariants of a parse's table, and tiling: row 0 is the root spanning `source`; rows
+    are in pre-order (a node's first child right after it, a child's next sibling right after
+    its subtree, `last` the end of the subtree); depths follow parents; every node but an empty
+    root spans bytes, and its children tile it in order, so the leaves spell `source`."""
+    n = len(table)
+    assert (table.start[0], table.end[0], table.parent[0], table.depth[0]) == (
+        0,
+        len(source),
+        -1,
+        0,
+    )
+    assert table.source == source
+    leaves = []
+    for i in range(n):
+        kids = list(table.children(i))
+        if i:
+            p = table.parent[i]
+            assert p < i and i in list(table.children(p))
+            assert table.depth[i] == table.depth[p] + 1
+            assert table.size(i) > 0
+        if not kids:
+            assert table.first_child[i] == -1 and table.last[i] == i
+            leaves.append(table.text(i))
+            continue
+        assert kids[0] == i + 1
+        assert table.start[kids[0]] == table.start[i] and table.end[kids[-1]] == table.end[i]
+        for a, b in itertools.pairwise(kids):
+            assert table.end[a] == table.start[b]
+            assert b == table.last[a] + 1
+        assert table.last[i] == table.last[kids[-1]]
+        assert all(table.parent[k] == i for k in kids)
+    assert b"".join(leaves) == source
+    assert table.last[0] == n - 1

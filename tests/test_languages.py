@@ -13,12 +13,17 @@ import tree_sitter
 import tree_sitter_language_pack
 
 from treereduce_py.lang import language_table, languages
+from treereduce_py.lang.inputs import BY_NAME
+from treereduce_py.lang.language_table import GRAMMARLESS
 from treereduce_py.lang.languages import (
+    NoGrammar,
     UnknownLanguage,
     available,
     canonical,
     detect,
+    detect_kind,
     get_language,
+    has_grammar,
     new_parser,
 )
 from treereduce_py.lang.syntax import count_errors
@@ -142,7 +147,7 @@ def _all_table_entries() -> list[tuple[str, str]]:
 
 
 def test_every_table_target_is_an_available_language() -> None:
-    names = set(available()) | set(language_table.DIALECTS)
+    names = set(available()) | set(language_table.DIALECTS) | set(language_table.GRAMMARLESS)
     missing = [(key, target) for key, target in _all_table_entries() if target not in names]
     assert missing == []
 
@@ -155,7 +160,7 @@ def test_every_dialect_reads_through_a_pack_grammar() -> None:
 
 
 def test_every_table_target_loads() -> None:
-    for target in {target for _, target in _all_table_entries()}:
+    for target in {target for _, target in _all_table_entries()} - set(GRAMMARLESS):
         assert isinstance(get_language(target), tree_sitter.Language)
 
 
@@ -310,9 +315,10 @@ def test_detect_by_opening_tag() -> None:
     ("path", "data"),
     [
         ("notes.txt", b"hello\n"),
+        ("app.conf", b"[server]\nport = 80\n"),
         ("data.unknownext", b""),
         (None, b""),
-        (None, b"\x00\xff\xfe binary"),
+        (None, "naïve\n".encode()),
         ("script", b"#!\n"),
         ("script", b"#!/usr/bin/env\n"),
         ("script", b"#!/usr/bin/env -S\n"),
@@ -322,10 +328,46 @@ def test_detect_by_opening_tag() -> None:
         ("dir/", b""),
     ],
 )
-def test_detect_returns_none_when_nothing_points_to_a_language(
-    path: str | None, data: bytes
-) -> None:
+def test_utf8_text_nothing_else_names_is_text(path: str | None, data: bytes) -> None:
+    assert detect(path, data) is None  # no grammar points to it
+    assert detect_kind(path, data) == "text"
+
+
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        (None, b"\x00\xff\xfe binary"),
+        ("crash-5b2f0a", b"\xff\xd8\xff\xe0"),  # not UTF-8
+        ("id:000003,sig:06", b"plain ascii but a \x00 NUL"),
+        ("archive.zip", b"PK\x03\x04\x14\x00"),
+    ],
+)
+def test_binary_data_nothing_else_names_is_bytes(path: str | None, data: bytes) -> None:
     assert detect(path, data) is None
+    assert detect_kind(path, data) == "bytes"
+
+
+def test_a_known_name_wins_over_binary_content() -> None:
+    assert detect_kind("crash.js", b"\x00\xff") == "javascript"
+    assert detect_kind(None, b"#!/usr/bin/env python3\n\x00") == "python"
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("text", "text"), ("TXT", "text"), ("plain", "text"), ("bytes", "bytes"), ("binary", "bytes")],
+)
+def test_input_read_without_a_grammar_is_named_like_a_language(name: str, expected: str) -> None:
+    assert canonical(name) == expected
+    assert not has_grammar(expected)
+    with pytest.raises(NoGrammar, match="has no grammar"):
+        get_language(name)
+
+
+def test_each_grammarless_name_has_an_input_kind() -> None:
+    assert set(BY_NAME) == set(GRAMMARLESS)
+    assert all(has_grammar(name) for name in available())
+    error = pickle.loads(pickle.dumps(NoGrammar("text")))
+    assert (error.name, str(error)) == ("text", str(NoGrammar("text")))
 
 
 # --- grammars and parsers ----------------------------------------------------------------------

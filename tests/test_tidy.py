@@ -5,7 +5,13 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from treereduce_py.transform.tidy import dedent, squeeze_brackets, tidy_whitespace
+from treereduce_py.transform.tidy import (
+    dedent,
+    single_spaces,
+    squeeze_brackets,
+    strip_ends,
+    tidy_whitespace,
+)
 
 
 def test_trailing_spaces_blank_runs_and_leading_blank_lines_go() -> None:
@@ -47,3 +53,10 @@ def test_squeezing_brackets_only_removes_spaces(text: bytes) -> None:
         b"\t", b""
     )
     assert squeeze_brackets(once) == once
+
+
+def test_text_tidiers_strip_the_ends_and_single_the_spaces_inside_lines() -> None:
+    text = b"\n  key  =\t\tvalue  # note\n    indented   x\n\n"
+    assert strip_ends(text) == b"key  =\t\tvalue  # note\n    indented   x"
+    assert single_spaces(text) == b"\n  key = value # note\n    indented x\n\n"
+    assert single_spaces(b"a b\n") == b"a b\n" and strip_ends(b"") == b""

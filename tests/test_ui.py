@@ -124,6 +124,7 @@ events: st.SearchStrategy[Event] = st.one_of(
         command=st.lists(st.text(), max_size=4).map(tuple),
         signature=st.none() | st.text(),
         elapsed=seconds,
+        front_end=st.sampled_from(["grammar", "text", "bytes"]),
     ),
     st.builds(Progress, stats=stats_values, elapsed=seconds),
     st.builds(Improvement, size=counts, stats=stats_values, elapsed=seconds),
@@ -441,6 +442,20 @@ def live_reporter(clock: FakeClock, **options: Any) -> tuple[ui.LiveReporter, io
     out = io.StringIO()
     console = Console(file=out, force_terminal=True, width=110, color_system="truecolor")
     return ui.LiveReporter(console, clock=clock, auto_refresh=False, **options), out
+
+
+def test_the_panel_and_the_log_say_which_front_end_reads_the_input() -> None:
+    clock = FakeClock()
+    for front_end, shown in [("text", "text (no grammar)"), ("bytes", "binary (byte chunks)")]:
+        start = Start(
+            original_size=100, language=front_end, jobs=2, strategy="priority", front_end=front_end
+        )
+        reporter, _ = live_reporter(clock)
+        reporter(start)
+        assert f"{shown} · priority · 2 jobs" in as_text(reporter.render())
+        stream = io.StringIO()
+        ui.PlainReporter(stream)(start)
+        assert f"reducing 100 bytes of {shown} with 2 jobs" in stream.getvalue()
 
 
 def test_live_render_shows_the_numbers_and_follows_new_events() -> None:

@@ -61,6 +61,8 @@ class Start:
     command: tuple[str, ...] = ()
     signature: str | None = None
     elapsed: float = 0.0
+    # What reads the input: "grammar" (tree-sitter), "text" or "bytes" (lang/inputs.py).
+    front_end: str = "grammar"
     kind: str = field(default="start", init=False)
 
 

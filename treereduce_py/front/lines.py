@@ -27,6 +27,7 @@ from treereduce_py.front.view import (
     jobs_text,
     notice_line,
     percent_reduced,
+    read_as,
     summary_line,
 )
 
@@ -68,7 +69,7 @@ class PlainReporter:
             self._pending = None
         if isinstance(event, Start):
             lines.append(
-                f"{PROGRAM}: reducing {event.original_size} bytes of {event.language}"
+                f"{PROGRAM}: reducing {event.original_size} bytes of {read_as(event)}"
                 f" with {jobs_text(event.jobs)} (strategy {event.strategy})"
             )
         elif isinstance(event, PassChange):

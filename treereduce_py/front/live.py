@@ -31,6 +31,7 @@ from treereduce_py.front.view import (
     jobs_text,
     notice_line,
     percent_reduced,
+    read_as,
 )
 
 # A running test is shown in the live panel once it has run this long.
@@ -64,7 +65,7 @@ def render_panel(view: RunView, now: float, preview: Text | None = None) -> Rend
     title = PROGRAM
     if view.start is not None:
         start = view.start
-        title = f"{PROGRAM} · {start.language} · {start.strategy} · {jobs_text(start.jobs)}"
+        title = f"{PROGRAM} · {read_as(start)} · {start.strategy} · {jobs_text(start.jobs)}"
     if stats is None:
         body: RenderableType = Text(f"starting… {format_duration(elapsed)}", style="dim")
         return Panel(body, title=title, title_align="left", expand=False)

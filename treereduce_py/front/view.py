@@ -29,6 +29,14 @@ PROGRAM = "treereduce-py"
 Clock = Callable[[], float]
 
 
+def read_as(start: Start) -> str:
+    """What the input is read as: its language, or the front end that reads it without one."""
+    return _FRONT_ENDS.get(start.front_end, start.language)
+
+
+_FRONT_ENDS = {"text": "text (no grammar)", "bytes": "binary (byte chunks)"}
+
+
 @dataclass(frozen=True)
 class RunView:
     """Everything a display needs, folded from the events seen so far.

@@ -2,9 +2,9 @@
 
 Pure data, no logic: the names people type for a language (`js`, `c++`, `golang`), the file
 extensions and well-known file names of each language, name patterns (`Dockerfile.dev`), and the
-interpreters a `#!` line may name. Every value is a name in `tree-sitter-language-pack`; the tests
-check that, so the tables cannot drift from the pack. Adding a language or an alias is a one-line
-change here.
+interpreters a `#!` line may name. Every value is a name in `tree-sitter-language-pack`, a dialect
+or one of the kinds of input read without a grammar; the tests check that, so the tables cannot
+drift from the pack. Adding a language or an alias is a one-line change here.
 """
 
 from __future__ import annotations
@@ -14,6 +14,11 @@ from __future__ import annotations
 # SMT-LIB v2 is S-expressions; of the pack's Lisp grammars, scheme parses it without errors
 # (quoted |symbols|, #b/#x literals, "" escapes, comments; tests/test_smtlib.py).
 DIALECTS: dict[str, str] = {"smtlib": "scheme"}
+
+# Kinds of input read without a grammar (lang/inputs.py), named like languages: `text` for any
+# text with no grammar (a .conf, a log, a home-grown DSL), `bytes` for binary files. A file
+# nothing else names is one of them (languages.detect).
+GRAMMARLESS: tuple[str, ...] = ("text", "bytes")
 
 # Names people type for a language, lower case. Keys are tried after the pack's own names.
 ALIASES: dict[str, str] = {
@@ -91,6 +96,12 @@ ALIASES: dict[str, str] = {
     "arm": "asm",
     "assembly": "asm",
     "llvm-ir": "llvm",
+    "txt": "text",
+    "plain": "text",
+    "plaintext": "text",
+    "binary": "bytes",
+    "bin": "bytes",
+    "raw": "bytes",
 }
 
 # Extensions (lower case, with the dot) of the pack's languages. Lookup is case-insensitive

@@ -4,11 +4,13 @@ Every grammar comes from `tree-sitter-language-pack` (0.13 bundles ~170 of them 
 nothing is downloaded). A language is named by the pack's own name; users may also write the
 names people actually type (`js`, `c++`, `golang`, `C#`), in any case. A few languages without a
 grammar of their own (SMT-LIB) are read through a pack grammar whose syntax covers theirs
-(`language_table.DIALECTS`) and keep their own name. A file's language is
+(`language_table.DIALECTS`) and keep their own name. Two names stand for input read without a
+grammar (`language_table.GRAMMARLESS`, see `inputs.py`): `text` and `bytes`. A file's language is
 detected from its name (well-known file names, then its extension, then name patterns such as
-`Dockerfile.dev`) and, for scripts without a known extension, from the `#!` line. The tables
-(names, aliases, extensions, interpreters) live in `language_table.py`; this module is the logic
-that reads them.
+`Dockerfile.dev`) and, for scripts without a known extension, from the `#!` line (`detect`);
+`detect_kind` reads a file nothing points to as `text` when it is UTF-8 without NUL bytes, else
+`bytes`. The tables (names, aliases, extensions, interpreters) live in `language_table.py`; this
+module is the logic that reads them.
 """
 
 from __future__ import annotations
@@ -24,7 +26,6 @@ import typing
 import tree_sitter
 import tree_sitter_language_pack as _pack
 
-from treereduce_py.lang import frontends
 from treereduce_py.lang.language_table import (
     ALIASES,
     CASED_EXTENSIONS,
@@ -32,16 +33,20 @@ from treereduce_py.lang.language_table import (
     EXTENSIONS,
     FILE_NAMES,
     FILE_PATTERNS,
+    GRAMMARLESS,
     INTERPRETERS,
     RUNNERS,
 )
 
 __all__ = [
+    "NoGrammar",
     "UnknownLanguage",
     "available",
     "canonical",
     "detect",
+    "detect_kind",
     "get_language",
+    "has_grammar",
     "new_parser",
 ]
 
@@ -58,6 +63,17 @@ class UnknownLanguage(ValueError):
     def __reduce__(self) -> tuple[type[UnknownLanguage], tuple[str, tuple[str, ...]]]:
         # Rebuild from the fields, not the message, so the exception survives pickling.
         return (UnknownLanguage, (self.name, self.suggestions))
+
+
+class NoGrammar(ValueError):
+    """A grammar asked of a kind of input read without one (`text`, `bytes`)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        super().__init__(f"{name} input has no grammar: it is not parsed")
+
+    def __reduce__(self) -> tuple[type[NoGrammar], tuple[str]]:
+        return (NoGrammar, (self.name,))
 
 
 _AVAILABLE: tuple[str, ...] = tuple(sorted(set(typing.get_args(_pack.SupportedLanguage))))
@@ -78,8 +94,9 @@ def _squash(name: str) -> str:
     return _SQUASH_RE.sub("", name.lower())
 
 
-# Pack grammars and the dialects read through one of them (language_table.DIALECTS).
-_NAMES = frozenset(_AVAILABLE) | frozenset(DIALECTS)
+# Pack grammars, the dialects read through one of them (language_table.DIALECTS), and the kinds
+# of input read without a grammar.
+_NAMES = frozenset(_AVAILABLE) | frozenset(DIALECTS) | frozenset(GRAMMARLESS)
 _BY_SQUASHED: dict[str, str] = {_squash(name): name for name in sorted(_NAMES)}
 
 
@@ -107,18 +124,21 @@ def _suggestions(name: str) -> tuple[str, ...]:
 def canonical(name: str) -> str:
     """The pack's name for the language `name`.
 
-    Accepts the pack's names, the dialects read through one of its grammars (`smtlib`), common
+    Accepts the pack's names, the dialects read through one of its grammars (`smtlib`), the
+    kinds of input read without a grammar (`text`, `bytes`; `txt`, `binary`), common
     aliases (`js`, `c++`, `golang`, `C#`, `yml`, ...), usual
     extensions without the dot (`rs`, `kts`), in any case, with `-`, `_` or spaces interchangeable.
-    `text` and `bytes` name the front ends for inputs without a grammar (frontends.py).
     Raises UnknownLanguage (a ValueError) otherwise, suggesting close names when there are some.
     """
-    if name.strip().lower() in frontends.GRAMMARLESS:
-        return name.strip().lower()
     found = _lookup(name)
     if found is None:
         raise UnknownLanguage(name, _suggestions(name))
     return found
+
+
+def has_grammar(name: str) -> bool:
+    """Is the language `name` (a canonical name) read through a tree-sitter grammar?"""
+    return name not in GRAMMARLESS
 
 
 _LOAD_LOCK = threading.Lock()
@@ -135,9 +155,11 @@ def get_language(name: str) -> tree_sitter.Language:
     """The grammar for `name` (any form `canonical` accepts), loaded once per process.
 
     Every call for the same language returns the same object, from any thread.
-    Raises UnknownLanguage when `name` names no bundled grammar.
+    Raises UnknownLanguage when `name` names no bundled grammar, NoGrammar for `text`/`bytes`.
     """
     language = canonical(name)
+    if not has_grammar(language):
+        raise NoGrammar(language)
     # One lock so two threads loading the same grammar at once cannot get two objects.
     with _LOAD_LOCK:
         return _load(language)
@@ -146,7 +168,7 @@ def get_language(name: str) -> tree_sitter.Language:
 def new_parser(name: str) -> tree_sitter.Parser:
     """A fresh parser for `name`; each call returns a new one (parsers are not thread-safe).
 
-    Raises UnknownLanguage when `name` names no bundled grammar.
+    Raises UnknownLanguage when `name` names no bundled grammar, NoGrammar for `text`/`bytes`.
     """
     return tree_sitter.Parser(get_language(name))
 
@@ -244,9 +266,9 @@ def _from_content(data: bytes) -> str | None:
 
 
 def detect_kind(path: str | os.PathLike[str] | None, data: bytes) -> str:
-    """`detect`'s grammar, or else the front end for an input without one: `text` for UTF-8
-    without NUL bytes, `bytes` for anything else. Never raises."""
-    return detect(path, data) or frontends.kind_of(data)
+    """`detect`'s grammar, or else the kind of input read without one: `text` for UTF-8 without
+    NUL bytes, `bytes` for anything else. Never raises."""
+    return detect(path, data) or ("bytes" if _binary(data) else "text")
 
 
 def detect(path: str | os.PathLike[str] | None, data: bytes) -> str | None:
@@ -262,3 +284,14 @@ def detect(path: str | os.PathLike[str] | None, data: bytes) -> str | None:
         if found is not None:
             return found
     return _from_shebang(data) or _from_content(data)
+
+
+def _binary(data: bytes) -> bool:
+    """Not valid UTF-8, or holding a NUL byte."""
+    if b"\x00" in data:
+        return True
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        return True
+    return False

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from array import array
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import tree_sitter
@@ -241,6 +241,37 @@ class NodeTable:
             start.append(0)
             end.append(len(source))
         return cls._flat(source, start, end)
+
+    @classmethod
+    def from_preorder(
+        cls,
+        source: bytes,
+        start: Sequence[int],
+        end: Sequence[int],
+        kind: Sequence[int],
+        named: bytes,
+        parent: Sequence[int],
+        depth: Sequence[int],
+        kind_names: tuple[str, ...],
+    ) -> NodeTable:
+        """A table from rows already in pre-order (row 0 the root, parent -1) whose `parent`
+        and `depth` are known: the child, sibling and last-descendant links follow from them.
+        For trees built without a parser (texttree, bytetree); no errors, no separators."""
+        n = len(parent)
+        last = list(range(n))
+        for i in range(n - 1, 0, -1):  # a subtree ends where its last descendant does
+            p = parent[i]
+            if last[i] > last[p]:
+                last[p] = last[i]
+        first_child = [i + 1 if i + 1 < n and parent[i + 1] == i else -1 for i in range(n)]
+        next_sibling = [
+            j if (j := last[i] + 1) < n and parent[j] == parent[i] else -1 for i in range(n)
+        ]
+        return cls(
+            source, array("I", start), array("I", end), array("i", kind), bytearray(named),
+            array("i", parent), array("i", first_child), array("i", next_sibling),
+            array("i", last), array("i", depth), kind_names, 0, frozenset(),
+        )  # fmt: skip
 
     @classmethod
     def _flat(cls, source: bytes, start: array[int], end: array[int]) -> NodeTable:

@@ -43,7 +43,7 @@ Test = Callable[[bytes], bool] | Oracle
 def reduce(
     source: bytes,
     *,
-    language: str,
+    language: str | None = None,
     test: Test,
     options: ReduceOptions | None = None,
     progress: events.EventSink | None = None,
@@ -52,6 +52,9 @@ def reduce(
 ) -> Result:
     """Reduce `source` while `test` stays true.
 
+    `language` names its grammar, or `text` or `bytes` for input read without one (inputs.py);
+    when None, it is told from the content (a `#!` line; else text or bytes, as
+    `languages.detect_kind` does).
     `test` is a predicate on candidate bytes or an `Oracle` (see oracle.py: a class with one
     `check` method on top of `OracleBase` is one). `options` (default
     `ReduceOptions()`) says how; keyword `overrides` replace single fields of it, so
@@ -67,7 +70,7 @@ def reduce(
     propagates after the best is on disk.
     """
     opts = dataclasses.replace(options or ReduceOptions(), **overrides)
-    lang = languages.canonical(language)
+    lang = languages.canonical(language) if language else languages.detect_kind(None, source)
     oracle = as_oracle(test)
     session = Session(source, lang, oracle, opts, progress or (lambda _e: None), original)
     return session.run()

@@ -31,7 +31,7 @@ from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.timeouts import Timeouts
-from treereduce_py.lang import frontends, languages
+from treereduce_py.lang import inputs, languages
 from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
@@ -43,7 +43,7 @@ from treereduce_py.transform.strategies import (
     STRATEGIES,
     Stage,
 )
-from treereduce_py.transform.tidy import TIDIERS, tidy_whitespace
+from treereduce_py.transform.tidy import TEXT_TIDIERS, TIDIERS, tidy_whitespace
 
 
 @dataclass(frozen=True)
@@ -78,6 +78,7 @@ class Session:
         # original, so the signature is the original's, not the result's.
         self.golden_source = source if original is None else original
         self.lang = language
+        self.input = inputs.input_kind(language)  # what the stages' tables are built from
         self.oracle = oracle
         self.options = options
         self.emit = emit
@@ -91,7 +92,7 @@ class Session:
         self.best = BestSoFar(options.output, source)
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
-        strict = options.syntax == "strict"
+        strict = options.syntax == "strict" and self.input.parsed  # no grammar: the test decides
         # The same answers at any --jobs need the same limit for every test: no patience.
         timeouts = Timeouts(options.timeout, options.max_time, patient=not options.deterministic)
         self.judge = Judge(oracle, language, syntax_strict=strict, budget=budget, timeouts=timeouts)
@@ -155,15 +156,12 @@ class Session:
         `rename`), each stage's list schedule replaced by `list_algorithm` when one is given."""
         o = self.options
         stages = STRATEGIES[o.strategy].stages
-        if frontends.is_grammarless(self.lang):
-            # No names to rename without a grammar; bytes have no lines or tokens either.
-            polish = POLISH_STAGES if o.polish and self.lang == frontends.TEXT else ()
-            stages = tuple(s for s in stages if s.planner_kind not in ("rename", "merge"))
-            stages += polish
-        else:
-            stages += (POLISH_STAGES if o.polish else ()) + (
-                (RENAME_STAGE, MERGE_STAGE) if o.rename else ()
-            )
+        stages += (POLISH_STAGES if o.polish else ()) + (
+            (RENAME_STAGE, MERGE_STAGE) if o.rename else ()
+        )
+        stages = tuple(s for s in stages if self.input.reads(s.table, s.planner_kind))
+        if not stages:
+            raise BadOptions(f"the {o.strategy} strategy has no stage for {self.lang} input")
         if o.list_algorithm is None:
             return stages
         if not any("schedule" in s.honours for s in stages):
@@ -238,19 +236,22 @@ class Session:
                 tuple(o.command),
                 signature,
                 elapsed=self.elapsed(),
+                front_end=self.input.name,
             )
         )
 
     def warn_if_unparsable(self) -> None:
         """Parse the input (the first pass reuses the tree), as pass 0, phase "parse", with the
-        live panel refreshing; say so when it does not parse cleanly."""
+        live panel refreshing; say so when it does not parse cleanly. Input without a grammar
+        is not parsed: a notice says how it is read instead."""
+        if not self.input.parsed:
+            how = _HOW_READ.get(self.input.name, "")
+            message = f"no grammar for this input: reduced as {self.lang} ({how})"
+            self.emit(events.Notice(message, elapsed=self.elapsed()))
+            return
         self.phase = "parse"
         size = len(self.source)
         self.emit(events.PassChange(0, self.phase, size, elapsed=self.elapsed()))
-        if frontends.is_grammarless(self.lang):
-            how = "lines, indentation and brackets" if self.lang == "text" else "chunks of bytes"
-            self.emit(events.Notice(f"no grammar for this input: reduced as {self.lang} ({how})"))
-            return
         tree = languages.parse_in_chunks(languages.new_parser(self.lang), self.source)
         self.parsed = (self.source, tree)  # the first pass reuses it: no second parse
         errors = count_errors(tree)
@@ -298,8 +299,6 @@ class Session:
         (already done) or without polish."""
         if not (self.options.polish and self.judge.syntax_strict):
             return False
-        if frontends.is_grammarless(self.lang):
-            return False  # nothing is checked: the token stages already ran unchecked
         tokens = len(NodeTable.from_tokens(self.best.data))
         c = self.judge.counts()
         if not endgame_fits(tokens, c.test_seconds / max(c.tests, 1) / self.jobs, self.elapsed()):
@@ -347,7 +346,7 @@ class Session:
             )
             planner = stage.planner(table, facts, self.options.p0)
             changed = engine.run_pass(table, planner, self.last_pass, self.options.deterministic)
-            if tree is None and not frontends.is_grammarless(self.lang):
+            if tree is None and self.input.parsed:
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
                 return
@@ -356,19 +355,23 @@ class Session:
 
     def minimize_whitespace(self) -> None:
         """Tidy the blank lines and indentation, then drop every space the parser does not need
-        (whitespace.py); each candidate kept only if still interesting."""
+        (whitespace.py; with a grammar, else TEXT_TIDIERS); each candidate kept only if still
+        interesting."""
+        if not self.input.tidy:
+            return
         self.phase = "whitespace"
         self.emit(
             events.PassChange(
                 self.pass_number, self.phase, len(self.best.data), elapsed=self.elapsed()
             )
         )
-        if self.lang == frontends.BYTES:
-            return
         for tidy in TIDIERS:
             self.offer(tidy(self.best.data))
-        if not frontends.is_grammarless(self.lang):
+        if self.input.parsed:
             whitespace.minimize(self.best.data, self.lang, self.offer)
+            return
+        for tidy in TEXT_TIDIERS:
+            self.offer(tidy(self.best.data))
 
     def polish(self) -> None:
         """The user's formatter, kept only if still interesting (a readable result)."""
@@ -434,12 +437,19 @@ class Session:
         its deletions left (about 1 KB of a 1.7 KB C result): its tidied text is tested as the
         final test instead, and kept if interesting. True when it was."""
         tidied = tidy_whitespace(self.best.data)
-        if self.lang == frontends.BYTES:
+        if not self.input.tidy:
             return False
         if reason == "fixpoint" or not self.options.polish or tidied == self.best.data:
             return False
         verdict = self.judge.final_test(tidied)
         return verdict is not None and self.committer.commit(verdict)
+
+
+# How input without a grammar is read, by its kind (inputs.py), for the notice that says so.
+_HOW_READ = {
+    "text": "brackets, indentation, lines, tokens",
+    "bytes": "chunks of bytes, never decoded",
+}
 
 
 def _failed(verdict: Verdict) -> str:
@@ -493,12 +503,15 @@ def prepare(
     table of 5 million nodes takes 2.5 s and twice the tree's memory). Its pass deletes whole
     items, lists of them first, so the text shrinks geometrically from the first candidates; the
     tree is then not returned (None) and is freed, and the pass goes unchecked (`CutsOnly`).
+    Input without a grammar gets its kind's table (inputs.py), hoisting by kind if the kind
+    takes it, and no tree.
     """
-    if frontends.is_grammarless(lang):
-        if stage.table in ("lines", "tokens"):
-            flat = NodeTable.from_lines if stage.table == "lines" else NodeTable.from_tokens
-            return flat(text), SyntaxFacts(), None
-        return frontends.table(lang, text), SyntaxFacts(), None
+    kind = inputs.input_kind(lang)
+    if not kind.parsed:
+        table = kind.table(stage.table, text)
+        hoists = kind.hoists and stage.table == "syntax"
+        facts = SyntaxFacts.build(table, None, replacements=False) if hoists else SyntaxFacts()
+        return table, facts, None
     if tree is None:
         tree = languages.new_parser(lang).parse(text)
     if stage.table == "lines":

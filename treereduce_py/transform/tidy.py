@@ -32,3 +32,19 @@ def squeeze_brackets(text: bytes) -> bytes:
 
 
 TIDIERS = (tidy_whitespace, dedent, squeeze_brackets)
+
+
+def strip_ends(text: bytes) -> bytes:
+    """Leading and trailing whitespace removed (a final newline too)."""
+    return text.strip()
+
+
+def single_spaces(text: bytes) -> bytes:
+    """Runs of spaces and tabs after a non-space byte (not indentation) made one space."""
+    return _SPACE_RUNS.sub(b" ", text)
+
+
+_SPACE_RUNS = re.compile(rb"(?<=\S)[ \t]{2,}")
+
+# For input without a grammar, after TIDIERS: the cuts whitespace.minimize would otherwise make.
+TEXT_TIDIERS = (strip_ends, single_spaces)

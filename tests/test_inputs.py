@@ -1,0 +1,120 @@
+"""Tests for lang.inputs and the session's use of it: which stages each kind of input gets, and,
+through the library entry point, text and bytes reduced by the same engine: no parse and no
+syntax check, the front end named in the start event, and bytes never decoded (every candidate
+a deletion of the input's own bytes, the result one of the candidates the test passed)."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from treereduce_py import BadOptions, events, reduce
+from treereduce_py.lang.inputs import BYTES, GRAMMAR, TEXT, input_kind
+from treereduce_py.transform.strategies import MERGE_STAGE, POLISH_STAGES, RENAME_STAGE, STRATEGIES
+
+DEFAULT_STAGES = (*STRATEGIES["priority"].stages, *POLISH_STAGES, RENAME_STAGE, MERGE_STAGE)
+
+CONF = b"".join(
+    b"[section%d]\nname = value %d\npath = /srv/%d/data\nflags = (a, b, [c, %d])\n\n" % (i, i, i, i)
+    for i in range(30)
+)
+
+
+def stage_names(kind: str) -> list[str]:
+    k = input_kind(kind)
+    return [s.name for s in DEFAULT_STAGES if k.reads(s.table, s.planner_kind)]
+
+
+def test_each_kind_gets_the_stages_its_tables_support() -> None:
+    assert input_kind("python") is GRAMMAR and input_kind("text") is TEXT
+    assert input_kind("bytes") is BYTES
+    assert stage_names("c") == ["tree", "lines", "tokens", "pairs", "rename", "merge"]
+    assert stage_names("text") == ["tree", "lines", "tokens", "pairs"]
+    assert stage_names("bytes") == ["tree"]
+
+
+def test_a_grammar_has_no_table_of_its_own() -> None:
+    with pytest.raises(ValueError, match="parse"):
+        GRAMMAR.table("syntax", b"x")
+    assert TEXT.table("lines", b"a\nb\n").size(1) == 2
+    assert BYTES.table("syntax", bytes(300)).kind_names[0] == "bytes"
+
+
+class Seen:
+    """A predicate that records every candidate it was asked about, thread-safely."""
+
+    def __init__(self, wanted: bytes) -> None:
+        self.wanted = wanted
+        self.asked: list[bytes] = []
+        self.passed: set[bytes] = set()
+        self.lock = threading.Lock()
+
+    def __call__(self, candidate: bytes) -> bool:
+        ok = self.wanted in candidate
+        with self.lock:
+            self.asked.append(candidate)
+            if ok:
+                self.passed.add(candidate)
+        return ok
+
+
+def run(source: bytes, test: Seen, **options: object) -> tuple[bytes, list[events.Event]]:
+    seen: list[events.Event] = []
+    result = reduce(source, test=test, jobs=2, progress=seen.append, **options)  # type: ignore[arg-type]
+    return result.reduced, seen
+
+
+def test_text_is_reduced_through_its_inferred_tree_without_a_parse() -> None:
+    test = Seen(b"flags = (a, b, [c, 17])")
+    reduced, seen = run(CONF, test)
+    assert reduced == b"flags = (a, b, [c, 17])"
+    (start,) = [e for e in seen if isinstance(e, events.Start)]
+    assert (start.language, start.front_end) == ("text", "text")
+    phases = {e.phase for e in seen if isinstance(e, events.PassChange)}
+    assert phases == {"tree", "lines", "tokens", "pairs", "whitespace"}  # no parse, no rename
+    (done,) = [e for e in seen if isinstance(e, events.Done)]
+    assert done.stats.syntax_rejections == 0
+    assert reduced in test.passed
+
+
+def test_syntax_strict_changes_nothing_for_text() -> None:
+    broken = b"(((\n" + CONF + b"]]]\n"
+    test = Seen(b"[c, 3])")
+    reduced, seen = run(broken, test, language="text", syntax="strict")
+    assert reduced == b"[c, 3])"
+    (done,) = [e for e in seen if isinstance(e, events.Done)]
+    assert done.stats.syntax_rejections == 0
+
+
+def is_subsequence(small: bytes, big: bytes) -> bool:
+    it = iter(big)
+    return all(b in it for b in small)
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.binary(min_size=1, max_size=3000), st.integers(0, 2999))
+def test_bytes_are_only_ever_cut(data: bytes, at: int) -> None:
+    source = b"\xff\x00" + data + b"\xfe"  # never UTF-8
+    wanted = source[at % len(source) : at % len(source) + 2]
+    test = Seen(wanted)
+    reduced, seen = run(source, test)
+    (start,) = [e for e in seen if isinstance(e, events.Start)]
+    assert (start.language, start.front_end) == ("bytes", "bytes")
+    assert all(is_subsequence(c, source) for c in test.asked)
+    assert reduced == wanted and reduced in test.passed
+
+
+def test_a_needle_in_a_binary_file_is_found_byte_for_byte() -> None:
+    source = bytes(range(256)) * 60 + b"\x00NEEDLE\xff\x00" + bytes(range(255, -1, -1)) * 20
+    test = Seen(b"\x00NEEDLE\xff")
+    reduced, _ = run(source, test)
+    assert reduced == b"\x00NEEDLE\xff"
+    assert reduced in test.passed
+
+
+def test_a_strategy_with_no_stage_for_bytes_is_refused() -> None:
+    with pytest.raises(BadOptions, match="ddmin strategy has no stage for bytes"):
+        reduce(b"\x00\x01", language="bytes", test=lambda c: True, strategy="ddmin")
