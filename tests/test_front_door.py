@@ -542,6 +542,20 @@ def test_list_languages_names_each_with_its_extensions(
                for line in lines)  # fmt: skip
 
 
+def test_a_reader_that_stops_early_ends_the_listing_quietly(tmp_path: Path) -> None:
+    # `--list-languages | head -1`: the pipe closes after one line; that is no internal error.
+    proc = subprocess.Popen(
+        cli_args(["--list-languages"]), stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=tmp_path
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=HANG) == 0
+    assert first.startswith(b"actionscript") and err == b""
+    assert list(tmp_path.iterdir()) == []
+
+
 # ---------------------------------------------------------------------------------------------
 # A bug: one line, a saved traceback, the documented code
 

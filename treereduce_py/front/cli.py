@@ -60,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args_list[:1] == ["batch"]:
                 return batch_main(args_list[1:], threads)
             return _main(args_list, threads)
+        except BrokenPipeError:  # `--list-languages | head`: the reader had what it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
         except Exception as e:  # a bug, not the user's doing: one line and a saved traceback
             print(f"treereduce-py: error: {describe(e)}", file=sys.stderr)
             return INTERNAL_ERROR
