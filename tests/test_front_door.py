@@ -402,6 +402,8 @@ def stdout_run(door: FrontDoor, test: list[object]) -> subprocess.Popen[bytes]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env={**os.environ, "TMPDIR": str(door.tmp)},
+        # A shell running pytest in the background ignores SIGINT and the child inherits that.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
 
 

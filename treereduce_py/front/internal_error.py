@@ -12,6 +12,7 @@ from __future__ import annotations
 import _thread
 import contextlib
 import os
+import signal
 import tempfile
 import threading
 import traceback
@@ -58,7 +59,17 @@ class ThreadFailures:
             if first:
                 self.failure = args.exc_value.with_traceback(args.exc_traceback)
         if first:
-            _thread.interrupt_main()
+            _thread.interrupt_main(_interrupting_signal())
+
+
+def _interrupting_signal() -> signal.Signals:
+    # interrupt_main does nothing for a signal Python does not handle, and a run started in the
+    # background (`cmd &` in a script, nohup) ignores SIGINT: use the SIGTERM handler there.
+    if callable(signal.getsignal(signal.SIGINT)):
+        return signal.SIGINT
+    if callable(signal.getsignal(signal.SIGTERM)):
+        return signal.SIGTERM
+    return signal.SIGINT
 
 
 @contextlib.contextmanager
