@@ -699,6 +699,22 @@ def test_resume_same_crash_keeps_the_originals_signature(tmp_path: Path) -> None
     assert out.read_text().strip() == 'raise ValueError("bad 1")'
 
 
+def test_resume_refuses_other_signature_options(tmp_path: Path) -> None:
+    source = tmp_path / "prog.py"
+    source.write_text('x = 1\nraise ValueError("bad 1")\n')
+    out = tmp_path / "out.py"
+    test = ["--", *RUN_PY, "@@"]
+    succeeded(run_cli([source, "-o", out, "--same-crash", *test], tmp_path))
+    reduced = out.read_bytes()
+    for options in (["--signature-frames", "1"], ["--signature-regex", "Value"],
+                    ["--signature", "ValueError"]):  # fmt: skip
+        proc = run_cli([source, "-o", out, "--resume", "--same-crash", *options, *test], tmp_path)
+        assert proc.returncode == 2, proc.stderr
+        assert b"was reduced with a different signature" in proc.stderr, proc.stderr
+        assert out.read_bytes() == reduced
+    succeeded(run_cli([source, "-o", out, "--resume", "--same-crash", *test], tmp_path))
+
+
 def test_resume_from_a_file_that_fails_the_test_says_so(tmp_path: Path) -> None:
     source = tmp_path / "prog.py"
     source.write_text("a = 1\nkeep = 3\n")

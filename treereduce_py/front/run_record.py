@@ -1,7 +1,8 @@
 """The record beside an output: what makes two runs the same reduction, and `--resume`'s check.
 
-A run writes `OUTPUT.treereduce.json` (engine/output.py) holding a hash of its input, its language
-and its test; `--resume` continues from an output only when its record names the same reduction.
+A run writes `OUTPUT.treereduce.json` (engine/output.py) holding a hash of its input, its language,
+its test and its signature options; `--resume` continues from an output only when its record
+names the same reduction.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from treereduce_py.front.exit_codes import UsageError
 def run_record(
     args: argparse.Namespace, command: list[str], lang: str, source: bytes
 ) -> dict[str, object]:
-    """What makes two runs the same reduction: the input, the language and the test."""
+    """What makes two runs the same reduction: the input, the language, the test and how a
+    crash's signature is made."""
     return {
         "input_sha256": hashlib.sha256(source).hexdigest(),
         "language": lang,
@@ -26,6 +28,9 @@ def run_record(
         "regexes": [_pattern_text(r) for r in (args.stdout_regex, args.stderr_regex,
                                                 args.not_stdout_regex, args.not_stderr_regex)],
         "same_crash": bool(args.same_crash),
+        "signature": _pattern_text(args.signature),
+        "signature_frames": args.signature_frames,
+        "signature_regex": _pattern_text(args.signature_regex),
     }  # fmt: skip
 
 
@@ -46,7 +51,10 @@ def check_record(output: Path, record: dict[str, object]) -> None:
         )
     if earlier.get("input_sha256") != record["input_sha256"]:
         raise UsageError(f"--resume: {output} was reduced from a different input")
-    changed = [k for k in record if k != "input_sha256" and earlier.get(k) != record[k]]
+    # A record written by an older version lacks the newer keys: those it has must match.
+    changed = [
+        k for k in record if k != "input_sha256" and k in earlier and earlier[k] != record[k]
+    ]
     if changed:
         raise UsageError(
             f"--resume: {output} was reduced with a different {', '.join(changed)}; "
