@@ -253,6 +253,13 @@ def test_a_fast_test_on_a_slow_check_goes_first_but_the_check_is_still_sampled()
     assert made.count(False) == 2 * Order.EXPLORE - 2
 
 
+def test_an_untimed_order_always_checks_first() -> None:
+    # --deterministic: even where the clock says a fast test should go first (as above).
+    order = measured(0.5, 0.01, rejected=0.3, interesting=0.2)
+    order.timed = False
+    assert all(decisions(order, 2 * Order.EXPLORE))
+
+
 def test_nothing_measured_yet_checks_first() -> None:
     assert Order().check_first()
 

@@ -18,6 +18,8 @@ the answer. `Order` picks it from what it has measured: checking first costs C +
 candidate, testing first T + i C (C, T: recent seconds per check and per test; r: the share the
 check rejects; i: the share the test finds interesting), so a slow test is guarded by the check
 and a fast test on a huge file goes first, the check then running only on the interesting few.
+Measured times differ run to run, so a deterministic run always checks first: with a test budget,
+which candidates spend a test must not depend on timing.
 """
 
 from __future__ import annotations
@@ -96,7 +98,8 @@ class Order:
     EXPLORE = 8
     WEIGHT = 0.2  # of the newest sample in a moving average
 
-    def __init__(self) -> None:
+    def __init__(self, *, timed: bool = True) -> None:
+        self.timed = timed  # False: always check first (no decision depends on a clock)
         self.check_seconds: float | None = None  # no measurement yet: check first
         self.test_seconds: float | None = None
         self.rejected = 0.5  # r, among candidates checked first
@@ -108,7 +111,7 @@ class Order:
         with self._lock:
             self._decisions += 1
             c, t = self.check_seconds, self.test_seconds
-            if self._decisions % self.EXPLORE == 0 or c is None or t is None:
+            if not self.timed or self._decisions % self.EXPLORE == 0 or c is None or t is None:
                 return True
             return c * (1.0 - self.interesting) < self.rejected * t
 
@@ -150,6 +153,7 @@ class Judge:
         syntax_strict: bool,
         budget: Budget = Budget(),
         timeouts: Timeouts | None = None,
+        order: Order | None = None,
     ) -> None:
         self.oracle = oracle
         self.language = language
@@ -157,7 +161,7 @@ class Judge:
         self.budget = budget
         self.timeouts = timeouts if timeouts is not None else Timeouts()
         self.cache = Cache()
-        self.order = Order()
+        self.order = order if order is not None else Order()
         self.lock = threading.Lock()
         self.stop_reason: str | None = None
         self._counters = _Counters()

@@ -28,7 +28,7 @@ from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
 from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
 from treereduce_py.judge.golden import golden_run
-from treereduce_py.judge.judge import Budget, Judge, Stopped
+from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.timeouts import Timeouts
 from treereduce_py.lang import inputs, languages
@@ -95,7 +95,10 @@ class Session:
         strict = options.syntax == "strict" and self.input.parsed  # no grammar: the test decides
         # The same answers at any --jobs need the same limit for every test: no patience.
         timeouts = Timeouts(options.timeout, options.max_time, patient=not options.deterministic)
-        self.judge = Judge(oracle, language, syntax_strict=strict, budget=budget, timeouts=timeouts)
+        order = Order(timed=not options.deterministic)  # no clock in a deterministic run
+        self.judge = Judge(
+            oracle, language, syntax_strict=strict, budget=budget, timeouts=timeouts, order=order
+        )
         self.committer = Committer(self.judge, self.best, emit, self.stats)
         # Polishing candidates are judged as the last pass judged its own (before any pass:
         # checked afresh, no parse errors allowed).
