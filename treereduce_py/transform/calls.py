@@ -24,6 +24,7 @@ rarely does: with renamed names both are one letter), and at most MAX_TARGETS pe
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -68,13 +69,14 @@ def redirect_tasks(
         for text, found in leaves.items()
         if any(u not in called and u not in named for u in found)
     ]
+    inner = _Inner(table, functions, leaves, calls, callee_leaf)
     out: dict[int, tuple[Substitute, ...]] = {}
     for call, callee, arguments in calls:
         arity = _count(table, arguments)
         leaf = callee_leaf[call]
         text = table.text(leaf) if leaf != -1 else b""
         if text in functions:
-            tasks = _skip_level(table, functions, leaves, calls, callee_leaf, leaf, arity)
+            tasks = _skip_level(table, inner, functions[text], leaf, arity)
         elif any(word in table.kind_name(callee) for word in _INDIRECT):
             tasks = _resolve(table, functions, values, callee, arity)
         else:  # a method or a library function (`list.add(x)`, `printf(...)`): left alone
@@ -84,33 +86,67 @@ def redirect_tasks(
     return out
 
 
+class _Inner:
+    """What each function's body calls and where else its name is used, worked out once a
+    function rather than once a call to it (a file with thousands of calls made it quadratic)."""
+
+    def __init__(
+        self,
+        table: NodeTable,
+        functions: dict[bytes, _Function],
+        leaves: dict[bytes, list[int]],
+        calls: Sequence[tuple[int, int, int]],
+        callee_leaf: dict[int, int],
+    ) -> None:
+        self.table, self.functions, self.leaves = table, functions, leaves
+        self.calls, self.callee_leaf = calls, callee_leaf
+        # In pre-order a body's calls are those numbered within its subtree's range.
+        self.by_node = sorted((c[0], position) for position, c in enumerate(calls))
+        self._targets: dict[tuple[int, int], list[bytes]] = {}
+        self._uses: dict[int, list[int]] = {}
+
+    def uses(self, f: _Function) -> list[int]:
+        """The leaves naming `f` outside its own definition."""
+        if f.node not in self._uses:
+            name = self.table.text(f.name)
+            self._uses[f.node] = [
+                u for u in self.leaves[name] if u != f.name and not self.table.contains(f.node, u)
+            ]
+        return self._uses[f.node]
+
+    def targets(self, f: _Function, arity: int) -> list[bytes]:
+        """The functions other than `f` that `f`'s body calls with `arity` arguments, each once,
+        in the order of the captured calls."""
+        key = (f.node, arity)
+        if key not in self._targets:
+            lo = bisect.bisect_left(self.by_node, (f.node, -1))
+            hi = bisect.bisect_right(self.by_node, (self.table.last[f.node], len(self.calls)))
+            found: list[bytes] = []
+            for position in sorted(p for _, p in self.by_node[lo:hi]):
+                call, _, arguments = self.calls[position]
+                inner = self.callee_leaf[call]
+                if inner == -1:
+                    continue
+                target = self.table.text(inner)
+                g = self.functions.get(target)
+                if g is None or g is f or target in found:
+                    continue
+                if _count(self.table, arguments) == arity:
+                    found.append(target)
+            self._targets[key] = found
+        return self._targets[key]
+
+
 def _skip_level(
-    table: NodeTable,
-    functions: dict[bytes, _Function],
-    leaves: dict[bytes, list[int]],
-    calls: Sequence[tuple[int, int, int]],
-    callee_leaf: dict[int, int],
-    leaf: int,
-    arity: int,
+    table: NodeTable, inner: _Inner, f: _Function, leaf: int, arity: int
 ) -> list[Substitute]:
-    """Point the call whose callee names a function at what that function calls, taking the
-    function along when this call was its only use."""
-    f = functions[table.text(leaf)]
+    """Point the call whose callee names `f` at what `f` calls, taking `f` along when this
+    call was its only use."""
     if table.contains(f.node, leaf):  # a recursive call: nothing stands between
         return []
-    uses = [u for u in leaves[table.text(leaf)] if u != f.name and not table.contains(f.node, u)]
-    drop: tuple[tuple[int, bytes], ...] = ((f.definition, b""),) if uses == [leaf] else ()
+    drop: tuple[tuple[int, bytes], ...] = ((f.definition, b""),) if inner.uses(f) == [leaf] else ()
     out: list[Substitute] = []
-    seen: set[bytes] = set()
-    for call, _, arguments in calls:
-        inner = callee_leaf[call]
-        if inner == -1 or not table.contains(f.node, call):
-            continue
-        target = table.text(inner)
-        g = functions.get(target)
-        if g is None or g is f or target in seen or _count(table, arguments) != arity:
-            continue
-        seen.add(target)
+    for target in inner.targets(f, arity):
         pairs = ((leaf, target), *drop)
         if sum(len(t) - table.size(n) for n, t in pairs) < 0:
             out.append(Substitute(pairs))
