@@ -47,11 +47,16 @@ def inline_tasks(table: NodeTable, matches: Sequence[tuple[int, ...]]) -> dict[i
     if not wanted:
         return {}
     where = identifier_leaves(table, wanted)
+    # Leaves come in pre-order, so by start: a scope's uses are a bisected slice (a name declared
+    # in thousands of scopes made a scan of all its uses per declaration quadratic).
+    starts = {text: [table.start[u] for u in uses] for text, uses in where.items()}
     out: dict[int, Inline] = {}
     for decl, (name, value) in single.items():
         scope = table.parent[decl]
         lo, hi = table.start[scope], table.end[scope]
-        inside = [u for u in where[table.text(name)] if lo <= table.start[u] < hi and u != name]
+        text = table.text(name)
+        first, last = bisect.bisect_left(starts[text], lo), bisect.bisect_left(starts[text], hi)
+        inside = [u for u in where[text][first:last] if u != name]
         if len(inside) == 1 and table.start[inside[0]] >= table.end[decl]:
             kind = table.kind_name(value)
             plain = table.first_child[value] == -1 or any(
