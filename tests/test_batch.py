@@ -201,12 +201,21 @@ def test_interesting_mode_groups_by_the_crash_the_test_lets_through(tmp_path: Pa
 
 def test_inputs_that_all_fail_as_an_empty_file_does_blame_the_command(tmp_path: Path) -> None:
     corpus(tmp_path / "crashes", 1)
-    (tmp_path / "target.py").write_text("import sys\nopen(sys.argv[1]).read()\n")
-    # target.py without ./ is looked for in the test's private directory: python exits 2.
-    proc = run_cli(["batch", "-o", "out", "crashes", "--", PYTHON, "target.py", "@@"], tmp_path)
+    # A misspelt script: python exits 2 "can't open file" whatever the input.
+    proc = run_cli(["batch", "-o", "out", "crashes", "--", PYTHON, "tagret.py", "@@"], tmp_path)
     assert proc.returncode == 3, proc.stderr.decode()
     assert b"fail exactly as an empty file does" in proc.stderr
     assert not (tmp_path / "out").exists()
+
+
+def test_an_interpreters_script_without_dot_slash_is_found(tmp_path: Path) -> None:
+    corpus(tmp_path / "crashes", 1)
+    (tmp_path / "target.py").write_text("import runpy, sys\nrunpy.run_path(sys.argv[1])\n")
+    # `python3 target.py @@`, as users write it: the script is read from the user's directory.
+    proc = run_cli(["batch", "-o", "out", "-q", "crashes", "--", PYTHON, "target.py", "@@"],
+                   tmp_path)  # fmt: skip
+    assert b"fail exactly as an empty file does" not in proc.stderr, proc.stderr.decode()
+    assert (tmp_path / "out" / "summary.json").exists(), proc.stderr.decode()
 
 
 def test_skipped_groups_are_said_and_do_not_exit_zero(tmp_path: Path) -> None:

@@ -414,6 +414,8 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         (["../proj/check.sh", "@@"], "elsewhere"),
         (["bin/check", "@@"], "proj"),
         (["sh", "./check.sh", "@@"], "proj"),  # a non-command argument that exists there
+        (["sh", "check.sh", "@@"], "proj"),  # an interpreter's script, even without ./
+        (["bash", "--norc", "check.sh", "@@"], "proj"),  # after the interpreter's options
     ],
 )
 def test_relative_command_resolves_against_start_dir(
@@ -458,6 +460,17 @@ def test_only_explicitly_relative_arguments_are_rewritten(
         str(project / "needle"),
         "./missing",
     ]
+
+
+def test_only_an_interpreters_first_operand_is_taken_for_its_script(
+    make_oracle: Callable[..., CommandOracle], project: Path
+) -> None:
+    # `sh check.sh prog @@`: check.sh is the script sh reads; `prog` after it is its data.
+    (project / "prog").write_text("the user's program\n")
+    (project / "show.sh").write_text('printf "%s\\n" "$@"\n')
+    oracle = make_oracle(["sh", "show.sh", "prog", "@@"], start_dir=project)
+    printed = oracle.check(b"", capture=True).stdout.decode().splitlines()
+    assert printed[0] == "prog" and len(printed) == 2
 
 
 def test_missing_commands_raise_start_error(

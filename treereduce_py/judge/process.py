@@ -75,6 +75,11 @@ _START_ERRNOS = frozenset(
 )
 _WHOLE_ARG = re.compile(r"(?P<prefix>)@@(?P<suffix>\.[^/]+)?")
 _FLAG_ARG = re.compile(r"(?P<prefix>.+=)@@(?P<suffix>\.[^/=]+)?")
+# Commands whose first operand is a script they read: `python3.11`, `node`, `bash` ...
+_INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|deno|bun|bash|sh|dash|zsh|ksh|ruby|perl|php|lua|luajit|Rscript"
+    r"|tclsh)[0-9.]*"
+)
 
 
 class OracleStartError(Exception):
@@ -376,12 +381,26 @@ def _parse_argv(argv: Sequence[str], name: str, start_dir: str) -> list[_ArgSlot
             prefix = at.group("prefix") or ""
             suffix = at.group("suffix")
             slots.append((prefix, name if suffix is None else Path(name).stem + suffix))
-        elif _names_a_file(arg, start_dir):
+        elif _names_a_file(arg, start_dir) or _names_a_script(argv, len(slots), start_dir):
             # `python3 ./check.py @@` must find check.py although the test runs elsewhere.
             slots.append(os.path.normpath(os.path.join(start_dir, arg)))
         else:
             slots.append(arg)
     return slots
+
+
+def _names_a_script(argv: Sequence[str], i: int, start_dir: str) -> bool:
+    """`argv[i]` is the script an interpreter runs (`python3 target.py @@`, `node t.js @@`): the
+    first argument after the interpreter's options, naming a file under start_dir. An
+    interpreter only reads its script, so every worker may share the user's."""
+    name = os.path.basename(argv[0])
+    if _INTERPRETER.fullmatch(name) is None:
+        return False
+    if any(not a.startswith("-") for a in argv[1:i]) or argv[i].startswith("-"):
+        return False  # not the first operand (`python3 -c CODE`: CODE is not a path either)
+    if any(a in ("-c", "-e", "-m", "--eval", "-p") for a in argv[1:i]):
+        return False
+    return os.path.isfile(os.path.join(start_dir, argv[i]))
 
 
 def _names_a_file(arg: str, start_dir: str) -> bool:

@@ -346,8 +346,9 @@ class Batch:
         if empty.key == shown[0].key:
             raise NothingToReduce(
                 f"all {len(crashes)} inputs fail exactly as an empty file does "
-                f"({shown[0].description}): the command fails, not the inputs (a script named "
-                "without ./ or a full path is looked for in the test's private directory)"
+                f"({shown[0].description}): the command fails, not the inputs (is every file "
+                "it names there? a file named without ./ or a full path, other than an "
+                "interpreter's script, is looked for in the test's private directory)"
             )
 
     def _warn_status_only(self) -> None:
