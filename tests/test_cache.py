@@ -51,25 +51,26 @@ def present(cache: Cache, keys: list[bytes]) -> list[int]:
     return [k for k, key in enumerate(keys) if cache.get(key) is not None]
 
 
-def test_the_first_shrink_evicts_every_entry_as_large_as_the_best() -> None:
+def test_the_first_shrink_evicts_every_entry_longer_than_the_best() -> None:
+    # One as long as the best stays: a candidate as long and smaller may still be asked.
     sizes = [100, 50, 99, 101, 10, 100]
     cache, keys = filled(sizes)
-    assert cache.shrink_to(100) == 3
-    assert present(cache, keys) == [k for k, s in enumerate(sizes) if s < 100]
-    assert len(cache) == 3
+    assert cache.shrink_to(100) == 1
+    assert present(cache, keys) == [k for k, s in enumerate(sizes) if s <= 100]
+    assert len(cache) == 5
 
 
 def test_shrinking_sweeps_again_only_after_the_best_lost_a_tenth() -> None:
-    cache, keys = filled([1000])
+    cache, keys = filled([1001])
     assert cache.shrink_to(1000) == 1  # first sweep, at 1000
-    cache.put(keys[0], 950, True)
+    cache.put(keys[0], 951, True)
     assert cache.shrink_to(950) == 0  # less than a tenth smaller: no sweep yet
     assert present(cache, keys) == [0]
     assert cache.shrink_to(901) == 0
     assert present(cache, keys) == [0]
     assert cache.shrink_to(900) == 1  # exactly a tenth smaller: sweep (and remember 900)
     assert present(cache, keys) == []
-    cache.put(keys[0], 850, True)
+    cache.put(keys[0], 851, True)
     assert cache.shrink_to(850) == 0  # the next sweep waits for 810
     assert cache.shrink_to(810) == 1
     assert len(cache) == 0
@@ -85,7 +86,7 @@ def test_shrink_to_matches_its_documented_rule(sizes: list[int], bests: list[int
         evicted = cache.shrink_to(best)
         if swept_at is None or best <= swept_at * 0.9:
             swept_at = best
-            stale = {k for k in alive if sizes[k] >= best}
+            stale = {k for k in alive if sizes[k] > best}
             assert evicted == len(stale)
             alive -= stale
         else:

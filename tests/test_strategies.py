@@ -232,7 +232,14 @@ class _Shrinking:
     def __init__(self, session: Session, cuts: list[int]) -> None:
         self.session, self.cuts = session, cuts
 
-    def run_pass(self, table: object, planner: object, judge: object, deterministic: bool) -> bool:
+    def run_pass(
+        self,
+        table: object,
+        planner: object,
+        judge: object,
+        deterministic: bool,
+        same_length: bool = False,
+    ) -> bool:
         cut = self.cuts.pop(0) if self.cuts else 0
         best = self.session.best
         best.offer(best.data[: len(best.data) - cut])

@@ -1,5 +1,6 @@
 ; Replacement hints for Bash: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Bodies: a group or loop body that does nothing (`:` is the shell's no-op command).
@@ -18,4 +19,5 @@
 ((string) @replace (#set! replacement "\"\""))
 ((raw_string) @replace (#set! replacement "''"))
 ((number) @replace (#set! replacement "0"))
+((number) @replace (#set! replacement "1"))
 ((array) @replace (#set! replacement "()"))

@@ -1,5 +1,6 @@
 ; Replacement hints for C++: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Bodies: blocks, class and namespace bodies, brace initializers can be empty.
@@ -10,6 +11,7 @@
 
 ; Literals: the smallest of their kind.
 ((number_literal) @replace (#set! replacement "0"))
+((number_literal) @replace (#set! replacement "1"))
 ((char_literal) @replace (#set! replacement "0"))
 ((string_literal) @replace (#set! replacement "\"\""))
 ((raw_string_literal) @replace (#set! replacement "\"\""))

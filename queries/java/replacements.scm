@@ -1,5 +1,6 @@
 ; Replacement hints for Java: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Bodies: method, constructor, class, interface and enum bodies can be empty.
@@ -12,6 +13,7 @@
 
 ; Literals: the smallest of their kind (an int widens to long, float and double).
 ((decimal_integer_literal) @replace (#set! replacement "0"))
+((decimal_integer_literal) @replace (#set! replacement "1"))
 ((hex_integer_literal) @replace (#set! replacement "0"))
 ((octal_integer_literal) @replace (#set! replacement "0"))
 ((binary_integer_literal) @replace (#set! replacement "0"))

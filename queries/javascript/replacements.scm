@@ -10,6 +10,7 @@
 
 ; Literals: the smallest of their kind.
 ((number) @replace (#set! replacement "0"))
+((number) @replace (#set! replacement "1"))
 ((string) @replace (#set! replacement "\"\""))
 ((template_string) @replace (#set! replacement "\"\""))
 

@@ -1,9 +1,11 @@
 ; Replacement hints for Lua: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Literals and tables: the smallest of their kind.
 ((number) @replace (#set! replacement "0"))
+((number) @replace (#set! replacement "1"))
 ((string) @replace (#set! replacement "\"\""))
 ((table_constructor) @replace (#set! replacement "{}"))
 

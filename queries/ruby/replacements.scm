@@ -1,5 +1,6 @@
 ; Replacement hints for Ruby: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Bodies: a method, class, module or block body can be just `nil`.
@@ -10,6 +11,7 @@
 
 ; Literals: the smallest of their kind.
 ((integer) @replace (#set! replacement "0"))
+((integer) @replace (#set! replacement "1"))
 ((float) @replace (#set! replacement "0"))
 ((string) @replace (#set! replacement "\"\""))
 ((chained_string) @replace (#set! replacement "\"\""))

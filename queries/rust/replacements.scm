@@ -1,5 +1,6 @@
 ; Replacement hints for Rust: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Bodies: blocks, struct, enum, impl, trait and module bodies can be empty.
@@ -11,6 +12,7 @@
 
 ; Literals: the smallest of their kind (a float stays a float so it still type-checks).
 ((integer_literal) @replace (#set! replacement "0"))
+((integer_literal) @replace (#set! replacement "1"))
 ((float_literal) @replace (#set! replacement "0.0"))
 ((string_literal) @replace (#set! replacement "\"\""))
 ((raw_string_literal) @replace (#set! replacement "\"\""))

@@ -1,5 +1,6 @@
 ; Replacement hints for Scala: each pattern captures one node as @replace and names the smaller
-; text it may become. A hint is only tried when it makes the node's text shorter.
+; text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md.
 
 ; Bodies: blocks and class or object bodies can be empty.
@@ -8,6 +9,7 @@
 
 ; Literals: the smallest of their kind.
 ((integer_literal) @replace (#set! replacement "0"))
+((integer_literal) @replace (#set! replacement "1"))
 ((floating_point_literal) @replace (#set! replacement "0"))
 ((string) @replace (#set! replacement "\"\""))
 ((interpolated_string_expression) @replace (#set! replacement "\"\""))

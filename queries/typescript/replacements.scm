@@ -1,5 +1,6 @@
 ; Replacement hints for TypeScript: each pattern captures one node as @replace and names the
-; smaller text it may become. A hint is only tried when it makes the node's text shorter.
+; smaller text it may become. A hint is only tried when it makes the node's text no longer
+; (as long: only where the text is smaller, a `6` that may be `1`; see edit/order.py).
 ; See docs/queries.md. (queries/tsx/ inherits these and adds JSX.)
 
 ; Bodies and literals that can be empty.
@@ -12,6 +13,7 @@
 
 ; Literals: the smallest of their kind.
 ((number) @replace (#set! replacement "0"))
+((number) @replace (#set! replacement "1"))
 ((string) @replace (#set! replacement "\"\""))
 ((template_string) @replace (#set! replacement "\"\""))
 

@@ -7,7 +7,7 @@ formatted result, and the tidied text of a run a budget stopped. It takes the ju
 interesting cannot be committed. Then, in commit order: the caller's own state is installed (the
 engine's pass state, which may refuse when another commit overtook it), the output is written
 (`BestSoFar`: atomic, never out of order), and the judge is told (its cache forgets candidates
-as large as the new best, which can never be asked again); last, outside the lock, the
+longer than the new best, which can never be asked again); last, outside the lock, the
 Improvement event goes out.
 """
 

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 from treereduce_py import events
 from treereduce_py.edit.edits import Edits, Span, apply, diff, shifts, spans_since
+from treereduce_py.edit.order import shorter, smaller
 from treereduce_py.edit.tasks import (
     Footprint,
     Planner,
@@ -107,16 +108,22 @@ class Engine:
         self.progress_interval = progress_interval
 
     def run_pass(
-        self, table: NodeTable, planner: Planner, judge: PassJudge, deterministic: bool = False
+        self,
+        table: NodeTable,
+        planner: Planner,
+        judge: PassJudge,
+        deterministic: bool = False,
+        same_length: bool = False,
     ) -> bool:
         """Run one pass to exhaustion, asking `judge` (the pass's view of the judge); True if it
-        improved the best.
+        improved the best. A candidate is progress when it is shorter, or with `same_length`
+        when it is smaller in the progress order (edit/order.py); no other is tested.
 
         Raises Stopped when a budget ran out, and re-raises a worker's exception (or a
         KeyboardInterrupt in the calling thread) after stopping every worker and test.
         """
         mode = _InOrder if deterministic else _Parallel
-        run = mode(self, table, planner, judge)
+        run = mode(self, table, planner, judge, smaller if same_length else shorter)
         pool = concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-worker")
         try:
             run.run(pool)
@@ -142,8 +149,16 @@ class _Pass:
     the judge itself (stops, statistics). `run` works the heap to exhaustion, in one of two
     modes: `_Parallel` or `_InOrder` (deterministic)."""
 
-    def __init__(self, engine: Engine, table: NodeTable, planner: Planner, ask: PassJudge) -> None:
+    def __init__(
+        self,
+        engine: Engine,
+        table: NodeTable,
+        planner: Planner,
+        ask: PassJudge,
+        progress: Callable[[bytes, bytes], bool] = shorter,
+    ) -> None:
         self.engine = engine
+        self.progress = progress
         self.judge = engine.judge
         self.ask = ask
         self.table = table
@@ -203,8 +218,15 @@ class _Parallel(_Pass):
     """Parallel mode: each worker pops, tests and commits on its own; successes that raced
     become proposals, merged and tested together (see the module docstring)."""
 
-    def __init__(self, engine: Engine, table: NodeTable, planner: Planner, ask: PassJudge) -> None:
-        super().__init__(engine, table, planner, ask)
+    def __init__(
+        self,
+        engine: Engine,
+        table: NodeTable,
+        planner: Planner,
+        ask: PassJudge,
+        progress: Callable[[bytes, bytes], bool] = shorter,
+    ) -> None:
+        super().__init__(engine, table, planner, ask, progress)
         self.pending: list[Task] = []
         self.running: dict[int, Footprint] = {}  # worker -> what its task edits
         self.running_lock = threading.Lock()
@@ -280,7 +302,7 @@ class _Parallel(_Pass):
         cand = self.candidate(base, task)
         if cand is None:  # its nodes are gone: nothing left to try
             return self.settle([task], True)
-        if len(cand.text) >= len(base.text):
+        if not self.progress(cand.text, base.text):
             return self.settle([task], False)
         if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
@@ -359,8 +381,11 @@ class _Parallel(_Pass):
         spans = diff(self.table, base.edits, base.shifts, edits)
         assert spans is not None  # the union was built on `base`
         cand = _Candidate(edits, spans, apply(base.text, spans))
-        shorter = len(cand.text) < len(base.text)
-        verdict = self.ask(cand.text, worker, spans, base.edits) if shorter else None
+        verdict = (
+            self.ask(cand.text, worker, spans, base.edits)
+            if self.progress(cand.text, base.text)
+            else None
+        )
         if verdict is not None:
             self.settle(applied, self.commit(base, cand, verdict, merging=True))
         elif len(applied) == 1 or self.judge.stop_reason is not None:
@@ -424,11 +449,11 @@ class _InOrder(_Pass):
 
     def next_batch(self, base: _State) -> tuple[list[tuple[Key, _Item]], list[_Candidate | None]]:
         """The next tasks in heap order, until `jobs` of them have a candidate to test (at most
-        `LOOKAHEAD` times as many tasks): a task with nothing to test (its nodes gone, or no
-        shorter) takes no worker. Those at the top are answered at once, as one worker would
-        answer them, so that their follow-ups are in the heap before the batch is taken. A task
-        whose nodes are gone is settled as accepted, as in parallel mode: nothing of it is left
-        to explore."""
+        `LOOKAHEAD` times as many tasks): a task with nothing to test (its nodes gone, or not
+        smaller: order.py) takes no worker. Those at the top are answered at once, as one worker
+        would answer them, so that their follow-ups are in the heap before the batch is taken. A
+        task whose nodes are gone is settled as accepted, as in parallel mode: nothing of it is
+        left to explore."""
         batch: list[tuple[Key, _Item]] = []
         cands: list[_Candidate | None] = []
         tests = 0
@@ -440,7 +465,7 @@ class _InOrder(_Pass):
             assert not isinstance(task, _Merge)  # merges exist only in parallel mode
             cand = self.candidate(base, task)
             gone = cand is None
-            if cand is not None and len(cand.text) >= len(base.text):
+            if cand is not None and not self.progress(cand.text, base.text):
                 cand = None
             if cand is None and not batch:
                 self.settle([task], gone)  # its nodes are gone: nothing of it to explore

@@ -1,8 +1,9 @@
 """A content-hash cache of tested candidates, so no candidate is ever tested twice.
 
 Keys are 128-bit BLAKE2b digests of the candidate bytes; values say whether it was interesting.
-Every candidate the engine will ever try from now on is smaller than the current best, so an entry
-as large as the best can never be hit again: when the best shrinks, those entries are evicted
+Every candidate the engine will ever try from now on is smaller than the current best (at most as
+long: edit/order.py), so an entry longer than the best can never be hit again: when the best
+shrinks, those entries are evicted
 (seed 002, ch. 4: most of the memory goes away and nothing useful is lost).
 """
 
@@ -53,7 +54,7 @@ class Cache:
             return len(rejected)
 
     def shrink_to(self, best_size: int) -> int:
-        """Evict every entry of `best_size` bytes or more; returns how many were evicted.
+        """Evict every entry of more than `best_size` bytes; returns how many were evicted.
 
         Sweeping is linear in the cache, so it only happens once the best has shrunk by a tenth
         since the last sweep (amortized constant per commit).
@@ -62,7 +63,7 @@ class Cache:
             if self._swept_at is not None and best_size > self._swept_at * 0.9:
                 return 0
             self._swept_at = best_size
-            stale = [k for k, (size, _, _) in self._entries.items() if size >= best_size]
+            stale = [k for k, (size, _, _) in self._entries.items() if size > best_size]
             for k in stale:
                 del self._entries[k]
             return len(stale)

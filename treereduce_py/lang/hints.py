@@ -18,7 +18,8 @@ captured nodes as (start, end, kind id) spans, plain data for the plug-ins to re
 
 The bundled files are `queries/<lang>/replacements.scm` (installed as the package
 `treereduce_py.queries`); `--queries DIR` adds every `DIR/<lang>/*.scm`. A hint is offered only
-where it makes the node's text strictly shorter, so applying hints always makes progress.
+where it makes the node's text shorter, or as long and smaller byte by byte (a `6` that may
+become `1`; edit/order.py) where the caller gives the source, so applying hints makes progress.
 """
 
 from __future__ import annotations
@@ -97,17 +98,21 @@ class QueryMatches:
                 found.add(tuple(p[0] for p in parts))
         return sorted(found)
 
-    def replacements(self) -> list[Replacement]:
-        """Every `@replace` hint that makes its node shorter, sorted by start byte, then longer
-        nodes first, then by kind and text; at most one entry per (node, text) even when several
-        patterns or files offer the same text."""
+    def replacements(self, source: bytes | None = None) -> list[Replacement]:
+        """Every `@replace` hint that makes its node shorter, or, given the `source` the matches
+        are of, as long and smaller byte by byte (edit/order.py: `6` may become `1`, `()` is not
+        offered `()`); sorted by start byte, then longer nodes first, then by kind and text; at
+        most one entry per (node, text) even when several patterns or files offer the same
+        text."""
         found: set[Replacement] = set()
         for m in self.matches:
             text = m.replacement
             if text is None:
                 continue
             for start, end, kind in m.captures.get(CAPTURE, ()):
-                if len(text) < end - start:
+                if len(text) < end - start or (
+                    source is not None and len(text) == end - start and text < source[start:end]
+                ):
                     found.add(Replacement(start, end, kind, text))
         return sorted(found, key=lambda r: (r.start, r.start - r.end, r.kind_id, r.text))
 
@@ -202,10 +207,12 @@ class Hints:
                 found.append(Match(spans, file_query.texts[pattern]))
         return QueryMatches(tuple(found))
 
-    def replacements(self, tree: tree_sitter.Tree | tree_sitter.Node) -> list[Replacement]:
-        """Every hint that matches in `tree` (or under the node) and makes its node shorter
-        (`QueryMatches.replacements`)."""
-        return self.matches(tree).replacements()
+    def replacements(
+        self, tree: tree_sitter.Tree | tree_sitter.Node, source: bytes | None = None
+    ) -> list[Replacement]:
+        """Every hint that matches in `tree` (or under the node) and makes its node shorter, or
+        smaller where `source` is given (`QueryMatches.replacements`)."""
+        return self.matches(tree).replacements(source)
 
 
 # The captures a pattern may use besides @replace: each mark with the parts it requires.

@@ -12,8 +12,9 @@ do the cache, the commit path, `--same-crash` or the event stream. Each kind is 
   (`texttree.py`), lines and tokens; every stage but renaming and merging names (they need a
   grammar's identifiers), the text tidiers but not the whitespace minimization (it needs a
   parse); no syntax check, the test alone decides.
-- `BYTES`: binary input: aligned chunks (`bytetree.py`) for the tree stages only; no polish
-  and no check. Nothing is decoded, so a result is byte for byte what its test saw.
+- `BYTES`: binary input: aligned chunks (`bytetree.py`) for the tree stages only, each chunk that
+  cannot go then offered as zeros (same length, smaller: edit/order.py); no polish and no
+  check. Nothing is decoded, so a result is byte for byte what its test saw.
 """
 
 from __future__ import annotations
@@ -37,13 +38,15 @@ class InputKind:
     inner block), the one guess that needs no grammar. (Not the smallest node of a kind in its
     place: a token owns the spaces after it, so a word put where one with spaces stood would
     fuse with the next.) `tidy`: the text tidiers
-    (blank lines, trailing spaces, dedent) may be offered as candidates."""
+    (blank lines, trailing spaces, dedent) may be offered as candidates. `zeroes`: a node of its
+    tree that cannot be deleted may become as many zero bytes (transform/zeroes.py)."""
 
     name: str
     tables: Mapping[str, Callable[[bytes], NodeTable]]
     planners: frozenset[str] = frozenset()
     hoists: bool = True
     tidy: bool = True
+    zeroes: bool = False
 
     @property
     def parsed(self) -> bool:
@@ -76,6 +79,7 @@ BYTES = InputKind(
     frozenset({"tree", "flat", "levels", "breadth-first"}),
     hoists=False,
     tidy=False,
+    zeroes=True,
 )
 
 # The kinds named like languages (`-l text`, `-l bytes`); every other language is a grammar's.

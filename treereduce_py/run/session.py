@@ -44,6 +44,7 @@ from treereduce_py.transform.strategies import (
     Stage,
 )
 from treereduce_py.transform.tidy import TEXT_TIDIERS, TIDIERS, tidy_whitespace
+from treereduce_py.transform.zeroes import Zeroes
 
 
 @dataclass(frozen=True)
@@ -283,15 +284,28 @@ class Session:
         unlock deletions in the tree stage of the next round. With `polish` off (`--fast`), one
         round unless `slow`."""
         while True:
-            size_before_round = len(self.best.data)
+            before_round = self.best.data
             for stage in stages:
                 self.run_stage(engine, stage)
             if self.options.polish:
                 self.minimize_whitespace()
-            if self.rounds_repeat and len(self.best.data) < size_before_round:
+            if self.rounds_repeat and self.best.data != before_round:
                 continue
-            if not self.endgame(engine):
+            if not (self.endgame(engine) or self.same_length_round(engine, stages)):
                 return
+
+    def same_length_round(self, engine: Engine, stages: Sequence[Stage]) -> bool:
+        """At the fixed point of the deletions, one pass of the first tree stage that also takes
+        candidates as long as the best and smaller in the progress order (edit/order.py): a `6`
+        that may be `1`, a chunk of bytes that may be zeros. True if it changed the best, and
+        then the rounds run again (what it simplified may now be deletable). Only where rounds
+        repeat (not `--fast`); never more than the order allows, so the rounds still end."""
+        tree_stages = [s for s in stages if s.table == "syntax"]
+        if not (self.rounds_repeat and tree_stages):
+            return False
+        before = self.best.data
+        self.run_stage(engine, tree_stages[0], same_length=True)
+        return self.best.data != before
 
     def endgame(self, engine: Engine) -> bool:
         """At the fixed point of a small result, the token stages once more with the syntax
@@ -306,25 +320,28 @@ class Session:
         c = self.judge.counts()
         if not endgame_fits(tokens, c.test_seconds / max(c.tests, 1) / self.jobs, self.elapsed()):
             return False
-        size = len(self.best.data)
+        before = self.best.data
         self.judge.forget_syntax_rejections()
         for stage in ENDGAME_STAGES:
             self.run_stage(engine, stage, lenient=True)
-        return len(self.best.data) < size
+        return self.best.data != before
 
     @property
     def rounds_repeat(self) -> bool:
         """Do rounds of the stages repeat while they shrink the result (see reduce_stages)?"""
         return self.options.polish or self.options.slow
 
-    def run_stage(self, engine: Engine, stage: Stage, lenient: bool = False) -> None:
+    def run_stage(
+        self, engine: Engine, stage: Stage, lenient: bool = False, same_length: bool = False
+    ) -> None:
         """Passes of one stage on the re-parsed best, until one changes nothing, or, where
         rounds repeat, until one removes less than STAGE_MIN_GAIN of the text: a pass costs
         about as many tests as the one before, and the next stages (the lines the deletions
         left blank, for one) are cheaper; the stage comes again in the next round. On a huge
         tree the first passes are coarse (see `prepare`) until one of them changes nothing.
-        `lenient` accepts candidates with any number of parse errors (the test decides)."""
-        self.phase = stage.name
+        `lenient` accepts candidates with any number of parse errors (the test decides);
+        `same_length` takes as-long candidates that are smaller (see same_length_round)."""
+        self.phase = f"{stage.name}-same-length" if same_length else stage.name
         stage_passes = 0
         coarse = True
         while self.options.passes is None or stage_passes < self.options.passes:
@@ -348,7 +365,9 @@ class Session:
                 max_errors=table.errors if tree is None else count_errors(tree),
             )
             planner = stage.planner(table, facts, self.options.p0)
-            changed = engine.run_pass(table, planner, self.last_pass, self.options.deterministic)
+            changed = engine.run_pass(
+                table, planner, self.last_pass, self.options.deterministic, same_length
+            )
             if tree is None and self.input.parsed:
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
@@ -383,7 +402,7 @@ class Session:
             self.format(self.options.format_command)
 
     def offer(self, candidate: bytes) -> bool:
-        """Commit `candidate` if it is smaller and interesting (outside the engine: for the
+        """Commit `candidate` if it is shorter and interesting (outside the engine: for the
         polishing steps tried one candidate at a time)."""
         if len(candidate) >= len(self.best.data):
             return False
@@ -512,8 +531,12 @@ def prepare(
     kind = inputs.input_kind(lang)
     if not kind.parsed:
         table = kind.table(stage.table, text)
-        hoists = kind.hoists and stage.table == "syntax"
-        facts = SyntaxFacts.build(table, None, replacements=False) if hoists else SyntaxFacts()
+        tree_stage = stage.table == "syntax"
+        facts = SyntaxFacts()
+        if kind.hoists and tree_stage:
+            facts = SyntaxFacts.build(table, None, replacements=False)
+        elif kind.zeroes and tree_stage:
+            facts = SyntaxFacts(((None, Zeroes(table)),))
         return table, facts, None
     if tree is None:
         tree = languages.new_parser(lang).parse(text)

@@ -173,9 +173,11 @@ def vocabulary() -> dict[str, tuple[str, ...]]:
 
 
 def _replacements(parse: Parse) -> Found:
-    """@replace: each hint's text, at the outermost named node of its span."""
+    """@replace: each hint's text, at the outermost named node of its span; one as long as the
+    node's text only where it is smaller byte by byte (edit/order.py: `6` may become `1`, `1`
+    may become `0`, `()` does not become `()`)."""
     found: dict[int, list[Task]] = {}
-    for r in parse.matches.replacements():
+    for r in parse.matches.replacements(parse.table.source):
         node = parse.named_node((r.start, r.end, r.kind_id))
         if node != -1:
             found.setdefault(node, []).append(Replace(node, r.text))
