@@ -16,12 +16,13 @@ import json
 import sys
 from typing import Any
 
+import grammars
 import provenance
 from prepare import Case, load_cases
 from presets import is_preset
 from report_cluster import cluster_section
 from report_commits import MixedCommits
-from report_markdown import DOCS, IMG, RESULTS, Run
+from report_markdown import DOCS, IMG, REPO, RESULTS, Run
 from report_peers import case_sections, stage_section, summary_section
 from report_presets import preset_section
 from report_scale import plot_scale, scale_section
@@ -137,6 +138,8 @@ def main(argv: list[str] | None = None) -> int:
         print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
         return 1
     runs: list[Run] = json.loads(runs_path.read_text())
+    for r in runs:  # the grammar a stored Shrink Ray run went without (its kept log says so)
+        r["handicap"] = grammars.stored_handicap(r, REPO)
     meta_path = RESULTS / "meta.json"
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     scaling_path = RESULTS / "scaling.json"
@@ -145,6 +148,8 @@ def main(argv: list[str] | None = None) -> int:
         plot_scaling(scaling)
     scale_path = RESULTS / "scale.json"
     scale = json.loads(scale_path.read_text()) if scale_path.exists() else None
+    for r in (scale or {}).get("runs", []):
+        r["handicap"] = grammars.stored_handicap(r, REPO)
     if scale:
         plot_scale(scale)
     DOCS.mkdir(exist_ok=True)

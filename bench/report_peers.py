@@ -14,7 +14,15 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from prepare import Case
 from report_commits import family_commits, mixed_note
-from report_markdown import IMG, REPO, Run, markdown_table, tool_order
+from report_markdown import (
+    IMG,
+    REPO,
+    Run,
+    handicap_note,
+    markdown_table,
+    tool_label,
+    tool_order,
+)
 from stages import stage_rows
 from targets import own_final_time, target_rows, time_to_reach
 
@@ -36,7 +44,7 @@ def summary_rows(runs: list[Run]) -> list[list[str]]:
             size_ratios: list[float] = []
             time_ratios: list[float] = []
             reach_ratios: list[float] = []
-            smaller = ties = 0
+            smaller = ties = handicapped = 0
             for case in sorted({c for c, t in by_key if t == ours}):
                 a, b = by_key.get((case, ours)), by_key.get((case, peer))
                 if a is None or b is None:
@@ -44,6 +52,7 @@ def summary_rows(runs: list[Run]) -> list[list[str]]:
                 if not (a["still_interesting"] and b["still_interesting"]):
                     continue
                 size_ratios.append(max(a["final_bytes"], 1) / max(b["final_bytes"], 1))
+                handicapped += bool(b.get("handicap"))
                 if not (a["hit_time_limit"] or b["hit_time_limit"]):
                     time_ratios.append(max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01))
                 smaller += a["final_bytes"] < b["final_bytes"]
@@ -57,7 +66,7 @@ def summary_rows(runs: list[Run]) -> list[list[str]]:
             rows.append(
                 [
                     ours,
-                    peer,
+                    peer + (f" ({handicapped}†)" if handicapped else ""),
                     str(n),
                     f"{_geomean(size_ratios):.2f}",
                     f"{len(time_ratios)}/{n}, "
@@ -262,7 +271,7 @@ def summary_section(runs: list[Run], allow_mixed: bool = False) -> list[str]:
         ],
         summary_rows(runs),
     )
-    lines += ["", *losses(runs)]
+    lines += ["", *handicap_note(runs), *losses(runs)]
     lines += ["", *target_section(runs)]
     plot_bars(
         runs,
@@ -333,7 +342,7 @@ def _case_row(r: Run) -> list[str]:
     """A tool's row in a case's table (CASE_COLUMNS)."""
     rate = r["tests_run"] / max(r["wall_time"], 0.01)
     return [
-        r["tool"],
+        tool_label(r),
         r["version"],
         str(r["final_bytes"]),
         str(r["final_tokens"]),
