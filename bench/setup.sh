@@ -17,7 +17,8 @@ mkdir -p "$peers"
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-apt_pkgs=(cvise creduce csmith libcsmith-dev clang-14 gcc g++ nodejs npm openjdk-17-jdk-headless golang-go)
+apt_pkgs=(cvise creduce csmith libcsmith-dev clang-14 gcc g++ nodejs npm openjdk-17-jdk-headless golang-go
+          libyaml-dev)
 missing=()
 for p in "${apt_pkgs[@]}"; do
     # A Node.js from elsewhere (NodeSource) brings its own npm and conflicts with Debian's.
