@@ -27,8 +27,9 @@ from report_peers import case_sections, stage_section, summary_section
 from report_presets import preset_section
 from report_scale import plot_scale, scale_section
 from report_scaling import plot_scaling, scaling_section
+from report_spread import spread_section
 
-FAMILIES = ("peers", "presets", "parallel", "scale")
+FAMILIES = ("peers", "presets", "parallel", "scale", "spread")
 
 
 def render(
@@ -40,6 +41,7 @@ def render(
     scale_allow_mixed: bool = False,
     peers_allow_mixed: bool = False,
     presets_allow_mixed: bool = False,
+    spread_allow_mixed: bool = False,
 ) -> str:
     """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect.
     The preset runs are their own family (their own commit and limit), rendered after the cases."""
@@ -48,10 +50,15 @@ def render(
     runs = [r for r in runs if not is_preset(r)]
     cases: dict[str, Case] = {c.name: c for c in load_cases()}
     lines = page_head(runs, meta)
-    lines += summary_section(runs, peers_allow_mixed)
+    held_out = frozenset(c.name for c in cases.values() if c.held_out)
+    lines += summary_section(runs, peers_allow_mixed, held_out)
     lines += case_sections(runs, cases)
     lines += stage_section(runs)
     lines += preset_section(preset_runs, presets_allow_mixed)
+    spread_path = RESULTS / "spread.json"
+    spread = json.loads(spread_path.read_text()) if spread_path.exists() else None
+    mark_handicaps((spread or {}).get("runs", []))
+    lines += spread_section(spread, spread_allow_mixed)
     if scaling:
         lines += scaling_section(scaling, allow_mixed)
     lines += scale_section(scale, scale_allow_mixed)
@@ -59,6 +66,13 @@ def render(
     if cluster_path.exists():
         lines += cluster_section(json.loads(cluster_path.read_text()))
     return "\n".join(lines) + "\n"
+
+
+def mark_handicaps(runs: list[Run]) -> None:
+    """Set each stored run's `handicap`: the grammar a Shrink Ray run went without, as its kept
+    log says (None for every fair run); the tables mark those runs †."""
+    for r in runs:
+        r["handicap"] = grammars.stored_handicap(r, REPO)
 
 
 def page_head(runs: list[Run], meta: dict[str, Any]) -> list[str]:
@@ -138,8 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
         return 1
     runs: list[Run] = json.loads(runs_path.read_text())
-    for r in runs:  # the grammar a stored Shrink Ray run went without (its kept log says so)
-        r["handicap"] = grammars.stored_handicap(r, REPO)
+    mark_handicaps(runs)
     meta_path = RESULTS / "meta.json"
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     scaling_path = RESULTS / "scaling.json"
@@ -148,8 +161,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_scaling(scaling)
     scale_path = RESULTS / "scale.json"
     scale = json.loads(scale_path.read_text()) if scale_path.exists() else None
-    for r in (scale or {}).get("runs", []):
-        r["handicap"] = grammars.stored_handicap(r, REPO)
+    mark_handicaps((scale or {}).get("runs", []))
     if scale:
         plot_scale(scale)
     DOCS.mkdir(exist_ok=True)
@@ -163,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             "scale" in mixed,
             "peers" in mixed,
             "presets" in mixed,
+            "spread" in mixed,
         )
     except MixedCommits as e:
         print(f"report: {e}; re-run them at one commit, or render with --allow-mixed",
