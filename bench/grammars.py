@@ -147,7 +147,7 @@ def build(languages: Iterable[str], libs: Path) -> None:
     as the pack requires). Raises KeyError for a language the sdist has no sources for."""
     libs.mkdir(parents=True, exist_ok=True)
     for folder in [libs, *libs.parents]:
-        if folder == PEERS.parent:
+        if not folder.is_relative_to(CACHE):  # only the cache's own folders
             break
         folder.chmod(0o755)
     with tarfile.open(_sdist()) as tar, tempfile.TemporaryDirectory() as tmp:
@@ -176,7 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     languages = set(wanted(files).values())
     libs = libs_dir()
     todo = missing(languages)
-    build(todo, libs)
+    if todo:
+        build(todo, libs)
     still = missing(languages)
     for lang, why in sorted(still.items()):
         print(f"grammars: ERROR: Shrink Ray would still reduce {lang} without its grammar "

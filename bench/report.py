@@ -107,6 +107,10 @@ def page_head(runs: list[Run], meta: dict[str, Any]) -> list[str]:
         "off, and its llama-cpp-python dependency is not installed). Picireny is not run: it needs "
         "an ANTLR grammar per language and downloads the ANTLR tool at run time, which this "
         "offline machine cannot do.",
+        "- Shrink Ray's tree-sitter grammars, which it downloads at run time, are compiled by "
+        "`bench/setup.sh` (bench/grammars.py) into a cache it is pointed at; `bench/run.py` "
+        "refuses to store a Shrink Ray run whose log says it reduced without its grammar (older "
+        "such rows are marked †).",
         "",
         "## Machine",
         "",

@@ -23,6 +23,7 @@ from typing import Any
 
 import provenance
 from prepare import BENCH, load_cases, prepare_case, run_test
+from report_markdown import tool_order
 from run import handicapped, machine_info, run_dir, run_one, select_tools
 
 RESULTS = BENCH / "results"
@@ -42,13 +43,17 @@ def _spread(values: list[float], fmt: str) -> str:
 
 
 def spread_rows(runs: list[Run]) -> list[list[str]]:
-    """Per (case, tool), in case then run order: runs that passed their re-check of all runs,
-    then final bytes, wall seconds and tests as min–max (median), and max/min of the bytes."""
+    """Per (case, tool), by case, then in the tables' tool order: runs that passed their
+    re-check of all runs, then final bytes, wall seconds and tests as min–max (median), and
+    max/min of the bytes."""
     groups: dict[tuple[str, str], list[Run]] = {}
     for r in runs:
         groups.setdefault((r["case"], r["tool"]), []).append(r)
+    order = tool_order({tool for _, tool in groups})
     rows = []
-    for (case, tool), group in sorted(groups.items()):
+    for (case, tool), group in sorted(
+        groups.items(), key=lambda g: (g[0][0], order.index(g[0][1]))
+    ):
         sizes = [float(r["final_bytes"]) for r in group]
         rows.append(
             [
