@@ -9,6 +9,8 @@ place; treereduce-py writes its output atomically) every half second, which give
 size-over-time curves.  At the limit the tool's process group gets SIGTERM, then SIGKILL; whatever
 it left in that file is its result.  The result is then re-checked with the test
 (``still_interesting``) and measured in bytes and regex tokens (see prepare.count_tokens).
+A peer that ran handicapped (Shrink Ray without the tree-sitter grammar of the case's language,
+which its log says: bench/grammars.py) is not stored, and the runner exits non-zero.
 
 Memory: the runner reaps the tool with ``wait4``, whose ``ru_maxrss`` is the peak resident set of
 the largest single process in the tool's tree (the tool or any test it waited for: what
@@ -710,6 +712,8 @@ def handicapped(case: Case, tool: Tool) -> str | None:
     """Why the finished run of ``tool`` on ``case`` must not be stored (None: it was fair):
     Shrink Ray said it reduced without its tree-sitter grammar."""
     rundir = run_dir(case, tool)
+    if tool.name != "shrinkray":
+        return None
     missing = grammars.handicap((rundir / "stderr.log").read_text(errors="replace"))
     if missing is None:
         return None
