@@ -176,8 +176,11 @@ def main(argv: list[str] | None = None) -> int:
     languages = set(wanted(files).values())
     libs = libs_dir()
     todo = missing(languages)
-    if todo:
-        build(todo, libs)
+    for lang in sorted(todo):
+        try:
+            build([lang], libs)
+        except (KeyError, subprocess.CalledProcessError) as err:
+            print(f"grammars: cannot build {lang}: {err}", file=sys.stderr)
     still = missing(languages)
     for lang, why in sorted(still.items()):
         print(f"grammars: ERROR: Shrink Ray would still reduce {lang} without its grammar "
