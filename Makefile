@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel bench-presets bench-scale bench-cluster clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-presets bench-scale bench-cluster bench-spread clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -82,6 +82,14 @@ bench-scale: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/scale.py --tools treereduce-py,cvise
 	$(BIN)/python bench/scale.py --sizes 100k --tools shrinkray
+	$(BIN)/python bench/report.py --allow-mixed peers,parallel
+
+# Run-to-run spread (issue 30): each tool three times on four small cases (bench/spread.py: its
+# CASES and TOOLS), with the peer table's test, --jobs 2 and 300 s limit, then the report. Up to
+# 48 runs of at most 300 s each (4 h at worst).
+bench-spread: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/spread.py
 	$(BIN)/python bench/report.py --allow-mixed peers,parallel
 
 # Tests on a Dask cluster and batch mode (issue 12; a few minutes), then the report.

@@ -54,6 +54,9 @@ class Case:
     misbehaviour: str
     tool: str
     not_c: bool
+    # Written by others and added after the engine was developed (issue 30): no transformation
+    # was tuned on it.
+    held_out: bool = False
 
     @property
     def test(self) -> Path:
@@ -86,6 +89,7 @@ def load_cases(names: list[str] | None = None) -> list[Case]:
                 misbehaviour=str(raw["misbehaviour"]),
                 tool=str(raw["tool"]),
                 not_c=bool(raw.get("not_c", False)),
+                held_out=bool(raw.get("held_out", False)),
             )
         except KeyError as err:
             raise ValueError(f"{meta}: missing field {err}") from err

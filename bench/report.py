@@ -16,18 +16,20 @@ import json
 import sys
 from typing import Any
 
+import grammars
 import provenance
 from prepare import Case, load_cases
 from presets import is_preset
 from report_cluster import cluster_section
 from report_commits import MixedCommits
-from report_markdown import DOCS, IMG, RESULTS, Run
+from report_markdown import DOCS, IMG, REPO, RESULTS, Run
 from report_peers import case_sections, stage_section, summary_section
 from report_presets import preset_section
 from report_scale import plot_scale, scale_section
 from report_scaling import plot_scaling, scaling_section
+from report_spread import spread_section
 
-FAMILIES = ("peers", "presets", "parallel", "scale")
+FAMILIES = ("peers", "presets", "parallel", "scale", "spread")
 
 
 def render(
@@ -39,6 +41,7 @@ def render(
     scale_allow_mixed: bool = False,
     peers_allow_mixed: bool = False,
     presets_allow_mixed: bool = False,
+    spread_allow_mixed: bool = False,
 ) -> str:
     """The whole docs/benchmarks.md text; writes the plots into docs/img/ as a side effect.
     The preset runs are their own family (their own commit and limit), rendered after the cases."""
@@ -47,10 +50,15 @@ def render(
     runs = [r for r in runs if not is_preset(r)]
     cases: dict[str, Case] = {c.name: c for c in load_cases()}
     lines = page_head(runs, meta)
-    lines += summary_section(runs, peers_allow_mixed)
+    held_out = frozenset(c.name for c in cases.values() if c.held_out)
+    lines += summary_section(runs, peers_allow_mixed, held_out)
     lines += case_sections(runs, cases)
     lines += stage_section(runs)
     lines += preset_section(preset_runs, presets_allow_mixed)
+    spread_path = RESULTS / "spread.json"
+    spread = json.loads(spread_path.read_text()) if spread_path.exists() else None
+    mark_handicaps((spread or {}).get("runs", []))
+    lines += spread_section(spread, spread_allow_mixed)
     if scaling:
         lines += scaling_section(scaling, allow_mixed)
     lines += scale_section(scale, scale_allow_mixed)
@@ -58,6 +66,13 @@ def render(
     if cluster_path.exists():
         lines += cluster_section(json.loads(cluster_path.read_text()))
     return "\n".join(lines) + "\n"
+
+
+def mark_handicaps(runs: list[Run]) -> None:
+    """Set each stored run's `handicap`: the grammar a Shrink Ray run went without, as its kept
+    log says (None for every fair run); the tables mark those runs †."""
+    for r in runs:
+        r["handicap"] = grammars.stored_handicap(r, REPO)
 
 
 def page_head(runs: list[Run], meta: dict[str, Any]) -> list[str]:
@@ -92,6 +107,10 @@ def page_head(runs: list[Run], meta: dict[str, Any]) -> list[str]:
         "off, and its llama-cpp-python dependency is not installed). Picireny is not run: it needs "
         "an ANTLR grammar per language and downloads the ANTLR tool at run time, which this "
         "offline machine cannot do.",
+        "- Shrink Ray's tree-sitter grammars, which it downloads at run time, are compiled by "
+        "`bench/setup.sh` (bench/grammars.py) into a cache it is pointed at; `bench/run.py` "
+        "refuses to store a Shrink Ray run whose log says it reduced without its grammar (older "
+        "such rows are marked †).",
         "",
         "## Machine",
         "",
@@ -137,6 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         print("report: no bench/results/runs.json yet; run bench/run.py first", file=sys.stderr)
         return 1
     runs: list[Run] = json.loads(runs_path.read_text())
+    mark_handicaps(runs)
     meta_path = RESULTS / "meta.json"
     meta: dict[str, Any] = json.loads(meta_path.read_text()) if meta_path.exists() else {}
     scaling_path = RESULTS / "scaling.json"
@@ -145,6 +165,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_scaling(scaling)
     scale_path = RESULTS / "scale.json"
     scale = json.loads(scale_path.read_text()) if scale_path.exists() else None
+    mark_handicaps((scale or {}).get("runs", []))
     if scale:
         plot_scale(scale)
     DOCS.mkdir(exist_ok=True)
@@ -158,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
             "scale" in mixed,
             "peers" in mixed,
             "presets" in mixed,
+            "spread" in mixed,
         )
     except MixedCommits as e:
         print(f"report: {e}; re-run them at one commit, or render with --allow-mixed",

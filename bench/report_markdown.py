@@ -1,5 +1,6 @@
 """What every section of docs/benchmarks.md shares: where the page and its plots go, the order
-the tools are listed in, and markdown tables."""
+the tools are listed in, the † of a run made without its tree-sitter grammar, and markdown
+tables."""
 
 from __future__ import annotations
 
@@ -13,6 +14,30 @@ DOCS = REPO / "docs"
 IMG = DOCS / "img"
 PEER_ORDER = ("cvise", "creduce", "shrinkray")
 Run = dict[str, Any]
+
+
+def tool_label(run: Run) -> str:
+    """A run's tool as the tables show it: marked † when it ran without its tree-sitter grammar
+    (a Shrink Ray run stored before bench/grammars.py; see report.py's `handicap` key)."""
+    return str(run["tool"]) + ("†" if run.get("handicap") else "")
+
+
+def handicap_note(runs: list[Run], what: str = "runs") -> list[str]:
+    """Which stored rows ran without their tree-sitter grammar (marked † in every table)."""
+    marked = sorted((r["case"], r["tool"], r["handicap"]) for r in runs if r.get("handicap"))
+    if not marked:
+        return []
+    rows = ", ".join(f"{case} ({grammar})" for case, _, grammar in marked)
+    return [
+        f"† {len(marked)} stored {what} were handicapped: Shrink Ray's log says \"could not "
+        'download the tree-sitter grammar" and it reduced without its syntax-aware passes '
+        "(delete_children, lift_nodes, substitute_nodes, delete_orphaned_declarations). Its "
+        "grammars are downloaded at run time, which this offline machine cannot do; "
+        "`bench/setup.sh` now builds them (bench/grammars.py) and `bench/run.py` refuses to store "
+        "such a run, but these are from before and stay until they are re-run. Every "
+        "comparison with them is against a weaker Shrink Ray: " + rows + ".",
+        "",
+    ]
 
 
 def tool_order(tools: set[str]) -> list[str]:

@@ -11,7 +11,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from report_commits import family_commits, mixed_note
-from report_markdown import IMG, PEER_ORDER, Run, markdown_table, tool_order
+from report_markdown import (
+    IMG,
+    PEER_ORDER,
+    Run,
+    handicap_note,
+    markdown_table,
+    tool_label,
+    tool_order,
+)
 
 SCALE_SIZES = ("100k", "1m", "10m")
 SCALE_WALL_RATIO = 0.5  # treereduce-py's wall <= this x C-Vise's, at every size
@@ -137,6 +145,7 @@ def scale_section(scale: dict[str, Any] | None, allow_mixed: bool = False) -> li
     ]
     out += mixed_note(commits)
     out += _runs_table(runs)
+    out += ["", *handicap_note(runs, "scale runs")] if any(r.get("handicap") for r in runs) else []
     out += _ratio_table(runs)
     out += _cost_table(runs)
     return out + _scale_targets(runs)
@@ -166,7 +175,7 @@ def _runs_table(runs: list[Run]) -> list[str]:
             r["language"],
             r["test"],
             r["size"],
-            r["tool"],
+            tool_label(r),
             f"{r['wall_time']:.1f}",
             str(r["tests_run"]),
             str(r["final_bytes"]),

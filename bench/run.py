@@ -9,6 +9,8 @@ place; treereduce-py writes its output atomically) every half second, which give
 size-over-time curves.  At the limit the tool's process group gets SIGTERM, then SIGKILL; whatever
 it left in that file is its result.  The result is then re-checked with the test
 (``still_interesting``) and measured in bytes and regex tokens (see prepare.count_tokens).
+A peer that ran handicapped (Shrink Ray without the tree-sitter grammar of the case's language,
+which its log says: bench/grammars.py) is not stored, and the runner exits non-zero.
 
 Memory: the runner reaps the tool with ``wait4``, whose ``ru_maxrss`` is the peak resident set of
 the largest single process in the tool's tree (the tool or any test it waited for: what
@@ -42,6 +44,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+import grammars
 import provenance
 from prepare import BENCH, WORK, Case, count_tokens, load_cases, prepare_case, run_test
 
@@ -193,7 +196,9 @@ def shrinkray_tool() -> Tool | None:
     def command(
         case: Case, name: str, wrapper: Path, jobs: int, limit: float
     ) -> tuple[list[str], str]:
-        argv = [str(exe), "--ui", "basic", "--no-llm", "--formatter", "none", "--no-history"]
+        # Its grammars come from the cache bench/grammars.py builds (it cannot download them).
+        argv = ["env", f"{grammars.CACHE_ENV}={grammars.CACHE}", str(exe)]
+        argv += ["--ui", "basic", "--no-llm", "--formatter", "none", "--no-history"]
         argv += ["--input-type", "arg", "--parallelism", str(jobs)]
         argv += ["--timeout", str(TEST_TIMEOUT), str(wrapper), name]
         return argv, name
@@ -620,14 +625,16 @@ def main(argv: list[str] | None = None) -> int:
     tools = select_tools(args.tools.split(","), presets)
     meta = machine_info(tools)
     meta["jobs"], meta["time_limit"], meta["test_timeout"] = args.jobs, limit, TEST_TIMEOUT
-    _run_cases(cases, tools, meta, args.jobs, limit, args.resume)
+    refused = _run_cases(cases, tools, meta, args.jobs, limit, args.resume)
     if not (args.no_scaling or args.cases or args.quick) and any(
         t.name.startswith("treereduce-py") for t in tools
     ):
         subprocess.run([sys.executable, str(BENCH / "scaling.py")], check=False)
     if not args.no_report:
         subprocess.run([sys.executable, str(BENCH / "report.py")], check=False)
-    return 0
+    if refused:
+        print(f"run: not stored (a handicapped peer): {', '.join(refused)}", file=sys.stderr)
+    return 1 if refused else 0
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -673,12 +680,14 @@ def _run_cases(
     jobs: int,
     limit: float,
     resume: bool,
-) -> None:
-    """Run every tool on every case whose input is interesting here, saving each run at once."""
+) -> list[str]:
+    """Run every tool on every case whose input is interesting here, saving each run at once;
+    the runs refused as handicapped ("case with tool")."""
     # What --resume skips: runs stored from this engine (the engine cannot change mid-run).
     at_start = provenance.stamp()
     engine = at_start["engine"]
     done = stored_runs(at_start, jobs, limit) if resume else set()
+    refused: list[str] = []
     for case in cases:
         try:
             prepared = prepare_case(case)
@@ -694,14 +703,36 @@ def _run_cases(
             if (case.name, tool.name) in done:
                 print(f"run: {case.name} with {tool.name}: stored from engine {engine}")
                 continue
-            _run_and_save(case, tool, meta, jobs, limit)
+            if not _run_and_save(case, tool, meta, jobs, limit):
+                refused.append(f"{case.name} with {tool.name}")
+    return refused
 
 
-def _run_and_save(case: Case, tool: Tool, meta: dict[str, Any], jobs: int, limit: float) -> None:
-    """One run, stamped with the engine it measured, its logs kept gzipped."""
+def handicapped(case: Case, tool: Tool) -> str | None:
+    """Why the finished run of ``tool`` on ``case`` must not be stored (None: it was fair):
+    Shrink Ray said it reduced without its tree-sitter grammar."""
+    rundir = run_dir(case, tool)
+    if tool.name != "shrinkray":
+        return None
+    missing = grammars.handicap((rundir / "stderr.log").read_text(errors="replace"))
+    if missing is None:
+        return None
+    return (
+        f"REFUSED: Shrink Ray could not load the tree-sitter grammar {missing!r} and reduced "
+        f"without its passes; run bench/setup.sh (logs: {rundir.relative_to(REPO)})"
+    )
+
+
+def _run_and_save(case: Case, tool: Tool, meta: dict[str, Any], jobs: int, limit: float) -> bool:
+    """One run, stamped with the engine it measured, its logs kept gzipped; False (nothing
+    stored) when the tool ran handicapped: Shrink Ray without its grammar."""
     stamped = provenance.stamp()
     print(f"run: {case.name} with {tool.name} ...", end=" ", flush=True)
     rec = run_one(case, tool, jobs, limit)
+    why = handicapped(case, tool)
+    if why is not None:
+        print(why, flush=True)
+        return False
     names = ["command.json", "stdout.log", "stderr.log", "tests.log"]
     names.append("final" + Path(case.file).suffix)
     logs = provenance.keep_logs(
@@ -713,6 +744,7 @@ def _run_and_save(case: Case, tool: Tool, meta: dict[str, Any], jobs: int, limit
         flush=True,
     )
     save([rec], dict(meta), {**stamped, "logs": logs})
+    return True
 
 
 if __name__ == "__main__":

@@ -30,7 +30,16 @@ from typing import Any
 import provenance
 from prepare import BENCH, Case, prepare_case, run_test
 from provenance import stamp
-from run import RunRecord, Tool, last_stats, machine_info, run_dir, run_one, select_tools
+from run import (
+    RunRecord,
+    Tool,
+    handicapped,
+    last_stats,
+    machine_info,
+    run_dir,
+    run_one,
+    select_tools,
+)
 from scale_gen import SIZES
 from scaling import test_cost
 
@@ -182,6 +191,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"scale: {case.name} with {tool.name} ...", end=" ", flush=True)
             stamped = stamp()
             rec = run_one(case, tool, args.jobs, args.time_limit)
+            if (why := handicapped(case, tool)) is not None:
+                print(why, flush=True)
+                continue
             stats = last_stats(run_dir(case, tool) / "stderr.log") if tool.graceful else {}
             extra = {"engine": engine_cost(stats), "logs": keep_logs(case, tool), **stamped}
             save([record(lang, test, size, rec, extra)], meta)

@@ -4,7 +4,8 @@
 #   bash bench/setup.sh            # as root (or with sudo available)
 #
 # Installs: C-Vise, C-Reduce, csmith, clang-14, gcc/g++, rustc (expected already), node/npm,
-# OpenJDK 17, Go, Shrink Ray into bench/.peers/shrinkray (it needs Python >= 3.12), and ddSMT
+# OpenJDK 17, Go, Shrink Ray into bench/.peers/shrinkray (it needs Python >= 3.12) with its
+# tree-sitter grammars compiled into bench/.peers/tslp-cache (bench/grammars.py), and ddSMT
 # 2.0.6 into bench/.peers/ddsmt.
 # Picireny is not installed: it needs an ANTLR grammar per language plus the ANTLR tool jar,
 # which its helper downloads from the network at run time (not possible offline here).
@@ -16,7 +17,8 @@ mkdir -p "$peers"
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
-apt_pkgs=(cvise creduce csmith libcsmith-dev clang-14 gcc g++ nodejs npm openjdk-17-jdk-headless golang-go)
+apt_pkgs=(cvise creduce csmith libcsmith-dev clang-14 gcc g++ nodejs npm openjdk-17-jdk-headless golang-go
+          libyaml-dev)
 missing=()
 for p in "${apt_pkgs[@]}"; do
     # A Node.js from elsewhere (NodeSource) brings its own npm and conflicts with Debian's.
@@ -60,6 +62,17 @@ PY
         "$peers/shrinkray/bin/pip" install -q -r "$peers/shrinkray-deps.txt"
     else
         echo "setup: WARNING: no Python >= 3.12 found; Shrink Ray will be skipped"
+    fi
+fi
+
+# Shrink Ray's tree-sitter grammars: tree-sitter-language-pack 1.x downloads them at run time,
+# which fails offline (Shrink Ray then reduces without its syntax-aware passes). Build them from
+# the 0.13 sdist's C sources into bench/.peers/tslp-cache; run.py points Shrink Ray there.
+if [ -x "$peers/shrinkray/bin/python" ]; then
+    if ! python3 "$here/grammars.py"; then
+        echo "setup: ERROR: Shrink Ray would still print 'could not download the tree-sitter grammar';" \
+             "its runs would be handicapped (see the lines above)" >&2
+        exit 1
     fi
 fi
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from report_markdown import tool_label
+
 Run = dict[str, Any]
 
 
@@ -62,8 +64,8 @@ def target_rows(runs: list[Run]) -> list[list[str]]:
         row = [
             case,
             f"{ours['final_bytes']} B, {ours['wall_time']:.1f} s",
-            f"{smallest['final_bytes']} B ({smallest['tool']})",
-            f"{fastest_time:.1f} s ({fastest['tool']})",
+            f"{smallest['final_bytes']} B ({tool_label(smallest)})",
+            f"{fastest_time:.1f} s ({tool_label(fastest)})",
             _verdict(size_ok, time_ok),
         ]
         ddsmt = by_tool.get("ddsmt")

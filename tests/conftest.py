@@ -1,7 +1,7 @@
 """What the end-to-end test files share: the installed CLI and how to run it, the Python under
 test, a slow Python test with a needle in it, sending a signal mid-run, and running a tool
 ourselves to re-check a result; and the invariants every node table built without a parser
-(texttree, bytetree) must keep."""
+(texttree, bytetree) must keep; and a stored benchmark run for the bench/ report tests."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -220,3 +221,18 @@ def assert_tiles(table: NodeTable, source: bytes) -> None:
         assert all(table.parent[k] == i for k in kids)
     assert b"".join(leaves) == source
     assert table.last[0] == n - 1
+
+
+def stored_run(case: str, tool: str, size: int, wall: float, **extra: Any) -> dict[str, Any]:
+    """A bench/results run record that shrank linearly from 10x `size` to `size` by `wall`
+    seconds (unless `trace` is given), finished and passed its re-check."""
+    record = {
+        "case": case,
+        "tool": tool,
+        "final_bytes": size,
+        "wall_time": wall,
+        "hit_time_limit": False,
+        "still_interesting": True,
+        "trace": [[0.0, 10 * size], [wall, size]],
+    }
+    return record | extra

@@ -12,24 +12,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from conftest import stored_run
+
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
 import targets  # type: ignore[import-not-found]  # noqa: E402
 
-
-def run(case: str, tool: str, size: int, wall: float, **extra: Any) -> dict[str, Any]:
-    """A stored run that shrank linearly to `size` by `wall` seconds, unless `trace` is given."""
-    record = {
-        "case": case,
-        "tool": tool,
-        "final_bytes": size,
-        "wall_time": wall,
-        "hit_time_limit": False,
-        "still_interesting": True,
-        "trace": [[0.0, 10 * size], [wall, size]],
-    }
-    return record | extra
+run = stored_run
 
 
 def rows(*runs: dict[str, Any]) -> list[list[str]]:
