@@ -131,7 +131,9 @@ class Session:
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
-    def stats(self) -> events.Stats:
+    def stats(self, quarters: bool = False) -> events.Stats:
+        """The run's statistics now; with `quarters`, also how busy the workers were in each
+        quarter of the run (for the last stats: a pass over every test)."""
         now = time.monotonic()
         c = self.judge.counts()
         running = tuple(now - t for t in c.running_since)
@@ -152,6 +154,8 @@ class Session:
             running=running,
             test_seconds=c.test_seconds,
             cpu_seconds=time.process_time() - self.cpu_started,
+            wasted=c.wasted,
+            busy_quarters=self.judge.busy.shares(self.started, now, self.jobs) if quarters else (),
         )
 
     def stages(self) -> tuple[Stage, ...]:
@@ -425,7 +429,8 @@ class Session:
                 "the final result passed the test before but fails it now: is the test "
                 "deterministic? (the last result that passed is kept)"
             )
-        result = Result(self.best.data, self.original, self.stats(), reason, signature)
+        stats = self.stats(quarters=True)
+        result = Result(self.best.data, self.original, stats, reason, signature)
         self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
         return result
 
