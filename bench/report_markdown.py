@@ -53,3 +53,54 @@ def markdown_table(header: list[str], rows: list[list[str]]) -> list[str]:
     out = ["| " + " | ".join(header) + " |", "|" + "|".join("---" for _ in header) + "|"]
     out += ["| " + " | ".join(row) + " |" for row in rows]
     return out
+
+
+PARALLEL_COLUMNS = [
+    "case",
+    "mode",
+    "jobs",
+    "wall s",
+    "tests",
+    "final bytes",
+    "utilization",
+    "engine share",
+    "busy by quarter",
+    "wasted stale/moot/merge",
+    "stopped",
+    "ok",
+    "commit",
+]
+
+
+def parallel_rows(runs: list[Run]) -> list[list[str]]:
+    """One row per stored run of the parallel family (PARALLEL_COLUMNS): its raw numbers."""
+    return [
+        [
+            r["case"],
+            r["mode"],
+            str(r["jobs"]),
+            f"{r['wall_time']:.1f}",
+            str(r["tests"]),
+            str(r["final_bytes"]),
+            f"{100 * r['utilization']:.0f}%",
+            f"{100 * r['overhead_share']:.0f}%",
+            _quarters(r),
+            _wasted(r),
+            r["reason"],
+            "ok" if r["still_interesting"] else "**FAILS**",
+            f"{r['commit']} {r['date'][:10]}",
+        ]
+        for r in runs
+    ]
+
+
+def _quarters(run: Run) -> str:
+    """The share of workers busy in each quarter of the run (stored since events schema 4)."""
+    shares = run.get("busy_quarters") or []
+    return " ".join(f"{100 * s:.0f}%" for s in shares) if shares else "–"
+
+
+def _wasted(run: Run) -> str:
+    """Wasted tests by cause (stored since events schema 4)."""
+    wasted = run.get("wasted") or {}
+    return "/".join(str(wasted.get(c, 0)) for c in ("stale", "moot", "merge")) if wasted else "–"

@@ -12,7 +12,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from report_commits import family_commits, mixed_note, stamp_note
-from report_markdown import IMG, Run, markdown_table
+from report_markdown import IMG, PARALLEL_COLUMNS, Run, markdown_table, parallel_rows
 
 TARGETS = {2: 1.9, 4: 3.5, 8: 6.0, 16: 10.0}  # median speed-up the issue asks for
 SIZE_SLACK = 1.05  # final size at any jobs <= this x the jobs-1 size
@@ -80,26 +80,6 @@ def speedup_table(runs: list[Run], mode: str) -> list[str]:
     return markdown_table(["case", "jobs-1 wall s", *(f"{j} jobs" for j in jobs)], rows)
 
 
-def run_rows(runs: list[Run]) -> list[list[str]]:
-    """One row per stored run: its raw numbers."""
-    return [
-        [
-            r["case"],
-            r["mode"],
-            str(r["jobs"]),
-            f"{r['wall_time']:.1f}",
-            str(r["tests"]),
-            str(r["final_bytes"]),
-            f"{100 * r['utilization']:.0f}%",
-            f"{100 * r['overhead_share']:.0f}%",
-            r["reason"],
-            "ok" if r["still_interesting"] else "**FAILS**",
-            f"{r['commit']} {r['date'][:10]}",
-        ]
-        for r in runs
-    ]
-
-
 def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str]:
     """Markdown for the per-case parallel speed-up benchmark."""
     if "runs" not in par:
@@ -129,23 +109,8 @@ def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str
     for mode in sorted({r["mode"] for r in runs}):
         out += _mode_lines(runs, mode)
     out += ["![parallel speed-up](img/bench-parallel.png)", "", "All runs:", ""]
-    out += markdown_table(RUN_COLUMNS, run_rows(runs))
+    out += markdown_table(PARALLEL_COLUMNS, parallel_rows(runs))
     return [*out, ""]
-
-
-RUN_COLUMNS = [
-    "case",
-    "mode",
-    "jobs",
-    "wall s",
-    "tests",
-    "final bytes",
-    "utilization",
-    "engine share",
-    "stopped",
-    "ok",
-    "commit",
-]
 
 
 def _case_costs(par: dict[str, Any]) -> list[str]:

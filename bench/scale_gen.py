@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 
 SEED = 7
-SIZES = {"100k": 100_000, "1m": 1_000_000, "10m": 10_000_000}
+SIZES = {"100k": 100_000, "1m": 1_000_000, "10m": 10_000_000, "100m": 100_000_000}
 
 
 def c_item(i: int, rng: random.Random) -> str:

@@ -6,6 +6,8 @@
   same strategy everywhere.  Per run: wall time, tests, final size, worker utilization (busy
   test-seconds / (jobs x wall)) and the engine's CPU share (its own CPU seconds / wall), read from
   the last ``done`` event of ``--json``; the events are kept gzipped under results/parallel/.
+  Where the time went: the share of the workers busy in each quarter of the run and the tests
+  wasted by cause (stale, moot, merge), from the same event.
   Speed-up = wall(jobs 1) / wall(jobs N); report.py compares the medians over cases with the
   targets.  Each case's test cost (wall and CPU on its original input) is recorded with it: on a
   2-core machine a CPU-heavy test, not the engine, limits 16 jobs.
@@ -41,6 +43,7 @@ from typing import Any
 
 from prepare import Case, load_cases, prepare_case, run_test
 from provenance import stamp
+from report_markdown import PARALLEL_COLUMNS, markdown_table, parallel_rows
 
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
@@ -148,6 +151,8 @@ def reduce_once(case: Case, jobs: int, mode: str, max_time: float, tmp: Path) ->
         "utilization": round(stats.get("test_seconds", 0.0) / (jobs * wall), 3),
         "overhead_share": round(stats.get("cpu_seconds", 0.0) / wall, 3),
         "test_seconds": round(stats.get("test_seconds", 0.0), 2),
+        "busy_quarters": stats.get("busy_quarters", []),
+        "wasted": stats.get("wasted", {}),
         "cpu_seconds": round(stats.get("cpu_seconds", 0.0), 2),
         "reason": reason,
         "exit_code": proc.returncode,
@@ -284,6 +289,12 @@ def overhead_family(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def stored_table(par: dict[str, Any], cases: list[str]) -> str:
+    """The stored parallel runs of `cases` as a markdown table, with where their time went."""
+    runs = [r for r in par.get("runs", []) if r["case"] in cases]
+    return "\n".join(markdown_table(PARALLEL_COLUMNS, parallel_rows(runs)))
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     """The command line: which families, cases, jobs and modes."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -292,6 +303,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--jobs", default="1,2,4,8,16", help="parallel: comma-separated")
     parser.add_argument("--modes", default="default,deterministic", help="parallel")
     parser.add_argument("--estimate", action="store_true", help="parallel: print the estimate")
+    parser.add_argument(
+        "--table", action="store_true", help="parallel: print the stored runs' table (of --cases)"
+    )
     parser.add_argument("--sizes", default="10000,100000,1000000")
     parser.add_argument("--max-time", type=float, default=600.0, help="seconds per run")
     parser.add_argument("--one-size", type=int, help=argparse.SUPPRESS)
@@ -314,6 +328,9 @@ def main(argv: list[str] | None = None) -> int:
     todo = args.only or ["parallel", "size", "overhead"]
     path = RESULTS / "scaling.json"
     results: dict[str, Any] = json.loads(path.read_text()) if path.exists() else {}
+    if args.table:
+        print(stored_table(results.get("parallel", {}), args.cases.split(",")))
+        return 0
     if "parallel" in todo:
         results["parallel"] = parallel(args, results.get("parallel"))
     if "size" in todo:

@@ -162,7 +162,10 @@ def decode(line: str) -> Event:
     cls = KINDS[body.pop("event")]
     assert body.pop("schema") == SCHEMA_VERSION
     if "stats" in body:
-        body["stats"] = Stats(**{**body["stats"], "running": tuple(body["stats"]["running"])})
+        s = body["stats"]
+        body["stats"] = Stats(
+            **{**s, "running": tuple(s["running"]), "busy_quarters": tuple(s["busy_quarters"])}
+        )
     for key in ("command", "details"):
         if key in body:
             body[key] = tuple(body[key])
@@ -182,7 +185,16 @@ def one_of_each() -> list[Event]:
         Improvement(size=500, stats=s, elapsed=1.0),
         PassChange(pass_number=2, phase="hoist", size=500, elapsed=1.5),
         Notice(message="slow test", elapsed=1.6),
-        Done(stats=replace(s, running=()), reason="max-time", elapsed=2.0),
+        Done(
+            stats=replace(
+                s,
+                running=(),
+                busy_quarters=(1.0, 0.75, 0.5, 0.25),
+                wasted={"stale": 2, "moot": 1, "merge": 0},
+            ),
+            reason="max-time",
+            elapsed=2.0,
+        ),
         Failure(message="interrupted", exit_code=130, details=("x",), elapsed=2.5),
         GroupUpdate("keyerror-1", "exit 1 and 'KeyError'", 3, "done", 300, 20, 12, elapsed=3.0),
     ]

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 # The wire format's version (docs/events.md). 2: `notice` events (was `warning`), and the stats
 # fields `test_seconds` and `cpu_seconds`. 3: batch mode's `group` events, and a `group` field on
-# the events of each of its reductions.
-SCHEMA_VERSION = 3
+# the events of each of its reductions. 4: the stats fields `wasted` and `busy_quarters`.
+SCHEMA_VERSION = 4
+
+# Why a test's answer was of no use (judge/busy.py): the keys of `Stats.wasted`.
+WASTE = ("stale", "moot", "merge")
 
 
 @dataclass(frozen=True)
@@ -43,6 +46,11 @@ class Stats:
     # (jobs * elapsed)), and CPU seconds of this process (the engine's own work, tests excluded).
     test_seconds: float = 0.0
     cpu_seconds: float = 0.0
+    # Tests whose answer was of no use, by cause (judge/busy.py: stale, moot, merge).
+    wasted: Mapping[str, int] = field(default_factory=lambda: dict.fromkeys(WASTE, 0))
+    # The share of the workers' time spent testing in each quarter of the run so far; only in
+    # the `done` event's stats (empty elsewhere: it costs a pass over every test).
+    busy_quarters: tuple[float, ...] = ()
 
     @property
     def reduced_fraction(self) -> float:
@@ -162,6 +170,8 @@ def to_dict(event: Event) -> dict[str, Any]:
     out.update(body)
     if stats is not None:
         stats["running"] = list(stats["running"])
+        stats["busy_quarters"] = list(stats["busy_quarters"])
+        stats["wasted"] = dict(stats["wasted"])
         out["stats"] = stats
     for key in ("command", "details"):
         if key in out:

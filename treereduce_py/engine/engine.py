@@ -307,11 +307,20 @@ class _Parallel(_Pass):
         if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
         verdict = self.ask(cand.text, worker, cand.spans, base.edits)
+        self.count_waste(base, task, worker)
         if verdict is None:
             return self.settle([task], False)
         if self.commit(base, cand, verdict):
             return self.settle([task], True)
         self.propose([task])
+
+    def count_waste(self, base: _State, task: Task, worker: int) -> None:
+        """A test built on `base` answered after a concurrent commit changed the state is
+        stale, or moot when that commit took its edit away (a statistic: judge/busy.py)."""
+        now = self.state
+        if now is not base:
+            gone = task_edits(self.table, now.edits, task) is None
+            self.judge.wasted("moot" if gone else "stale", worker)
 
     def merge(self, item: _Merge, worker: int) -> None:
         """Apply proposals to the current state and test their union once."""
@@ -381,11 +390,10 @@ class _Parallel(_Pass):
         spans = diff(self.table, base.edits, base.shifts, edits)
         assert spans is not None  # the union was built on `base`
         cand = _Candidate(edits, spans, apply(base.text, spans))
-        verdict = (
-            self.ask(cand.text, worker, spans, base.edits)
-            if self.progress(cand.text, base.text)
-            else None
-        )
+        progress = self.progress(cand.text, base.text)
+        verdict = self.ask(cand.text, worker, spans, base.edits) if progress else None
+        if verdict is None and progress:
+            self.judge.wasted("merge", worker)
         if verdict is not None:
             self.settle(applied, self.commit(base, cand, verdict, merging=True))
         elif len(applied) == 1 or self.judge.stop_reason is not None:
@@ -442,7 +450,8 @@ class _InOrder(_Pass):
                     last_progress = time.monotonic()
                     self.engine.progress()
             answers = [f.result() if f is not None else None for f in futures]
-            self.use_in_order(base, batch, cands, answers)
+            used = self.use_in_order(base, batch, cands, answers)
+            self.count_stale(base, cands, used)
             if time.monotonic() - last_progress >= self.engine.progress_interval:
                 last_progress = time.monotonic()
                 self.engine.progress()
@@ -481,17 +490,32 @@ class _InOrder(_Pass):
         batch: list[tuple[Key, _Item]],
         cands: list[_Candidate | None],
         answers: list[Interesting | None],
-    ) -> None:
+    ) -> int:
+        """Use the answers as one worker would; how many of the batch's tasks were used (the
+        rest are back on the heap)."""
         for k, ((key, task), cand, ok) in enumerate(zip(batch, cands, answers, strict=True)):
             assert not isinstance(task, _Merge)  # merges exist only in parallel mode
             top = self.heap.top_key()
             if k > 0 and top is not None and top < key:
-                return self.put_back(batch[k:])
+                self.put_back(batch[k:])
+                return k
             if ok is not None and cand is not None and self.commit(base, cand, ok):
                 self.settle([task], True)
-                return self.put_back(batch[k + 1 :])
+                self.put_back(batch[k + 1 :])
+                return k + 1
             self.settle([task], cand is None and self.candidate(base, task) is None)
-        return None
+        return len(batch)
+
+    def count_stale(self, base: _State, cands: list[_Candidate | None], used: int) -> None:
+        """After a commit, the batch's tests after the `used` tasks were built on a state that
+        is gone: stale (a statistic, judge/busy.py). Tasks put back behind an earlier failure's
+        follow-ups are not counted (the cache answers them if the state is unchanged when they
+        come again). The k-th candidate took slot k."""
+        if self.state is base:
+            return
+        tested = sum(c is not None for c in cands)
+        for slot in range(sum(c is not None for c in cands[:used]), tested):
+            self.judge.wasted("stale", slot)
 
     def put_back(self, items: list[tuple[Key, _Item]]) -> None:
         self.heap.push_all((task, -key[0], key[1]) for key, task in items)

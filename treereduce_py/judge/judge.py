@@ -26,10 +26,12 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
 from treereduce_py.edit.edits import Edits, Span
+from treereduce_py.judge.busy import WASTE, Busy
 from treereduce_py.judge.cache import Cache, digest
 from treereduce_py.judge.check import SyntaxCheck
 from treereduce_py.judge.oracle import Criteria, Oracle, Rejudged, Verdict
@@ -57,6 +59,7 @@ class Counts:
     test_seconds: float = 0.0
     cache_hits: int = 0
     running_since: tuple[float, ...] = ()
+    wasted: Mapping[str, int] = field(default_factory=dict)  # busy.WASTE cause -> tests
 
 
 @dataclass
@@ -69,6 +72,7 @@ class _Counters:
     commit_retries: int = 0
     timeouts: int = 0
     test_seconds: float = 0.0
+    wasted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(WASTE, 0))
 
 
 _SEAL = object()
@@ -165,8 +169,9 @@ class Judge:
         self.lock = threading.Lock()
         self.stop_reason: str | None = None
         self._counters = _Counters()
-        # Seconds each worker's running test started at (monotonic), for the UI.
-        self._running: dict[int, float] = {}
+        # When each test ran (monotonic): the UI's running tests, the run's busy quarters.
+        self.busy = Busy()
+        self._tested: dict[int, bool] = {}  # worker -> its last question ran the oracle
         self._starting = 0  # tests allowed to start whose answer is not in yet
 
     def for_pass(self, *, check: SyntaxCheck, max_errors: int) -> PassJudge:
@@ -219,6 +224,13 @@ class Judge:
         with self.lock:
             self._counters.commit_retries += count
 
+    def wasted(self, cause: str, worker: int) -> None:
+        """The answer to `worker`'s last question is of no use for `cause` (busy.WASTE): counted
+        when a test gave it (a statistic)."""
+        with self.lock:
+            if self._tested.get(worker, False):
+                self._counters.wasted[cause] += 1
+
     def forget_syntax_rejections(self) -> None:
         """Before passes that check no syntax: their test must answer what the check rejected."""
         self.cache.forget_syntax_rejections()
@@ -239,7 +251,8 @@ class Judge:
                 timeouts=c.timeouts,
                 test_seconds=c.test_seconds,
                 cache_hits=self.cache.hits,
-                running_since=tuple(self._running.values()),
+                running_since=self.busy.running_since(),
+                wasted=dict(c.wasted),
             )
 
     # Judging ---------------------------------------------------------------------------------
@@ -253,6 +266,7 @@ class Judge:
         check: SyntaxCheck,
         max_errors: int,
     ) -> bool:
+        self._tested[worker] = False
         key = digest(candidate)
         known = self.cache.get(key)
         if known is not None:
@@ -291,11 +305,12 @@ class Judge:
         """Run the oracle (budgets permitting); cache the answer unless told not to."""
         if not self._may_test():
             return False
-        self._running[worker] = time.monotonic()
+        self._tested[worker] = True
+        self.busy.began(worker, time.monotonic())
         try:
             verdict = self.oracle.check(candidate, worker, timeout=self.timeouts.now())
         finally:
-            self._running.pop(worker, None)
+            self.busy.ended(worker, time.monotonic())
         with self.lock:
             self._starting -= 1
             self._counters.tests += 1

@@ -200,7 +200,7 @@ class NodeTable:
                     lists.discard(-1)  # the root is in no list
                     return cls(
                         source, start, end, kind, named, parent, first_child, next_sibling,
-                        last, depth, _kind_names(tree.language), count_errors(tree),
+                        last, depth, kind_names(tree.language), count_errors(tree),
                         frozenset(lists),
                     )  # fmt: skip
                 cur = p  # back on the parent, whose subtree ends with the last row filled
@@ -253,10 +253,14 @@ class NodeTable:
         parent: Sequence[int],
         depth: Sequence[int],
         kind_names: tuple[str, ...],
+        *,
+        errors: int = 0,
+        lists: frozenset[int] = frozenset(),
     ) -> NodeTable:
         """A table from rows already in pre-order (row 0 the root, parent -1) whose `parent`
         and `depth` are known: the child, sibling and last-descendant links follow from them.
-        For trees built without a parser (texttree, bytetree); no errors, no separators."""
+        For trees built without one parse (texttree, bytetree, pieces); `errors` parse errors,
+        `lists` the parents with a separator among their children."""
         n = len(parent)
         last = list(range(n))
         for i in range(n - 1, 0, -1):  # a subtree ends where its last descendant does
@@ -270,7 +274,7 @@ class NodeTable:
         return cls(
             source, array("I", start), array("I", end), array("i", kind), bytearray(named),
             array("i", parent), array("i", first_child), array("i", next_sibling),
-            array("i", last), array("i", depth), kind_names, 0, frozenset(),
+            array("i", last), array("i", depth), kind_names, errors, lists,
         )  # fmt: skip
 
     @classmethod
@@ -338,7 +342,11 @@ def count_errors(tree: tree_sitter.Tree) -> int:
     Only subtrees flagged `has_error` are entered, so a clean tree costs one check and a large
     tree with a few errors costs about the size of the paths down to them.
     """
-    root = tree.root_node
+    return errors_below(tree.root_node)
+
+
+def errors_below(root: tree_sitter.Node) -> int:
+    """Number of ERROR and MISSING nodes in `root`'s subtree (see `count_errors`)."""
     if not root.has_error:
         return 0
     count = 0
@@ -364,7 +372,8 @@ _TOKEN = re.compile(
 _KIND_NAMES: dict[int, tuple[str, ...]] = {}
 
 
-def _kind_names(language: tree_sitter.Language) -> tuple[str, ...]:
+def kind_names(language: tree_sitter.Language) -> tuple[str, ...]:
+    """The grammar's name of each kind id (cached a language)."""
     key = id(language)
     names = _KIND_NAMES.get(key)
     if names is None:

@@ -31,7 +31,7 @@ from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.timeouts import Timeouts
-from treereduce_py.lang import inputs, languages
+from treereduce_py.lang import inputs, languages, pieces
 from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
@@ -89,7 +89,9 @@ class Session:
         self.cpu_started = time.process_time()
         self.phase = ""
         self.pass_number = 0
-        self.parsed: tuple[bytes, tree_sitter.Tree] | None = None
+        # The start-up read of the input, for the first pass: its tree, or for a huge input the
+        # coarse table read in pieces (lang/pieces.py).
+        self.parsed: tuple[bytes, tree_sitter.Tree | NodeTable] | None = None
         self.best = BestSoFar(options.output, source)
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
@@ -132,7 +134,9 @@ class Session:
     def elapsed(self) -> float:
         return time.monotonic() - self.started
 
-    def stats(self) -> events.Stats:
+    def stats(self, quarters: bool = False) -> events.Stats:
+        """The run's statistics now; with `quarters`, also how busy the workers were in each
+        quarter of the run (for the last stats: a pass over every test)."""
         now = time.monotonic()
         c = self.judge.counts()
         running = tuple(now - t for t in c.running_since)
@@ -153,6 +157,8 @@ class Session:
             running=running,
             test_seconds=c.test_seconds,
             cpu_seconds=time.process_time() - self.cpu_started,
+            wasted=c.wasted,
+            busy_quarters=self.judge.busy.shares(self.started, now, self.jobs) if quarters else (),
         )
 
     def stages(self) -> tuple[Stage, ...]:
@@ -256,9 +262,13 @@ class Session:
         self.phase = "parse"
         size = len(self.source)
         self.emit(events.PassChange(0, self.phase, size, elapsed=self.elapsed()))
-        tree = languages.parse_in_chunks(languages.new_parser(self.lang), self.source)
-        self.parsed = (self.source, tree)  # the first pass reuses it: no second parse
-        errors = count_errors(tree)
+        read: tree_sitter.Tree | NodeTable | None = read_coarse(self.source, self.lang)
+        if isinstance(read, NodeTable):
+            errors = read.errors
+        else:
+            read = languages.parse_in_chunks(languages.new_parser(self.lang), self.source)
+            errors = count_errors(read)
+        self.parsed = (self.source, read)  # the first pass reuses it: no second parse
         if errors:
             self.emit(
                 events.Notice(
@@ -351,9 +361,9 @@ class Session:
             self.emit(events.PassChange(self.pass_number, self.phase, size, elapsed=self.elapsed()))
             text, parsed = self.best.data, self.parsed
             self.parsed = None
-            tree = parsed[1] if parsed is not None and parsed[0] == text else None
+            read = parsed[1] if parsed is not None and parsed[0] == text else None
             table, facts, tree = prepare(
-                stage, text, self.lang, self.options.queries, tree, coarse=coarse
+                stage, text, self.lang, self.options.queries, read, coarse=coarse
             )
             # Never accept more parse errors than the current best has; candidates are checked
             # by editing this pass's tree (not at all in a coarse pass, which keeps no tree).
@@ -444,7 +454,8 @@ class Session:
                 "the final result passed the test before but fails it now: is the test "
                 "deterministic? (the last result that passed is kept)"
             )
-        result = Result(self.best.data, self.original, self.stats(), reason, signature)
+        stats = self.stats(quarters=True)
+        result = Result(self.best.data, self.original, stats, reason, signature)
         self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
         return result
 
@@ -498,6 +509,9 @@ ENDGAME_STAGES = (
 )
 # A tree with more nodes than this is first reduced through a coarse table (see prepare).
 COARSE_NODES = 100_000
+# An input of at least this many bytes gets its coarse table from parses of pieces of it, never
+# one tree of the whole (lang/pieces.py: 550 MB at 10 MB of C).
+PIECES_MIN = 4 * pieces.PIECE
 
 
 def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
@@ -507,17 +521,26 @@ def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
     return tokens <= ENDGAME_TOKENS or 2 * tokens * seconds_per_test <= ENDGAME_SHARE * elapsed
 
 
+def read_coarse(text: bytes, lang: str) -> NodeTable | None:
+    """The coarse table of a text of PIECES_MIN bytes or more, read in pieces (None when the
+    text is smaller, or its top level does not cut into pieces)."""
+    if len(text) < PIECES_MIN:
+        return None
+    return pieces.coarse_table(text, languages.get_language(lang))
+
+
 def prepare(
     stage: Stage,
     text: bytes,
     lang: str,
     queries: Sequence[Path],
-    tree: tree_sitter.Tree | None = None,
+    read: tree_sitter.Tree | NodeTable | None = None,
     *,
     coarse: bool = False,
 ) -> tuple[NodeTable, SyntaxFacts, tree_sitter.Tree | None]:
     """The table a stage's pass works on, what the planners know about it, and the parse of
-    `text` (which the pass's syntax check edits); `tree`, when given, is that parse.
+    `text` (which the pass's syntax check edits); `read`, when given, is that parse, or the
+    coarse table of a huge `text` read in pieces (`read_coarse`).
 
     With `coarse`, a tree of more than COARSE_NODES nodes gives a coarse table instead: the
     levels from the root down to where COARSE_NODES are reached, each deepest node a leaf (at
@@ -525,6 +548,8 @@ def prepare(
     table of 5 million nodes takes 2.5 s and twice the tree's memory). Its pass deletes whole
     items, lists of them first, so the text shrinks geometrically from the first candidates; the
     tree is then not returned (None) and is freed, and the pass goes unchecked (`CutsOnly`).
+    From PIECES_MIN bytes on, that coarse table is read in pieces (`read_coarse`), so the first
+    passes never hold a tree of the whole text.
     Input without a grammar gets its kind's table (inputs.py), hoisting by kind if the kind
     takes it, and no tree.
     """
@@ -538,13 +563,18 @@ def prepare(
         elif kind.zeroes and tree_stage:
             facts = SyntaxFacts(((None, Zeroes(table)),))
         return table, facts, None
-    if tree is None:
-        tree = languages.new_parser(lang).parse(text)
+    language = languages.get_language(lang)
+    coarse_read = read if isinstance(read, NodeTable) else None
+    if coarse and stage.table == "syntax" and coarse_read is None:
+        coarse_read = read_coarse(text, lang)
+    if coarse and stage.table == "syntax" and coarse_read is not None:
+        facts = SyntaxFacts.build(coarse_read, language, lang=lang, replacements=False)
+        return coarse_read, facts, None
+    tree = read if isinstance(read, tree_sitter.Tree) else languages.new_parser(lang).parse(text)
     if stage.table == "lines":
         return NodeTable.from_lines(text), SyntaxFacts(), tree
     if stage.table == "tokens":
         return NodeTable.from_tokens(text), SyntaxFacts(), tree
-    language = languages.get_language(lang)
     depth = coarse_depth(tree, COARSE_NODES) if coarse else None
     if depth is not None:
         table = NodeTable.from_tree(text, tree, depth)

@@ -1,0 +1,133 @@
+"""Where a run's time goes (judge/busy.py): busy quarters and wasted tests, on real reductions."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterable
+
+from hypothesis import given
+from hypothesis import strategies as st
+from test_engine import LINES, Run, keeps
+
+import treereduce_py
+from treereduce_py import events
+from treereduce_py.edit.edits import Edits
+from treereduce_py.edit.tasks import Delete, DeleteChunk, Task
+from treereduce_py.judge.busy import WASTE, busy_shares
+
+WAIT = 10.0  # seconds a scripted test waits for the other one at most (a guard, not a timing)
+
+
+def test_busy_shares_split_each_interval_between_the_quarters_it_spans() -> None:
+    # Four quarters of 1 s; one worker busy all along, the other from 0.5 s to 1.5 s.
+    assert busy_shares([(0, 4), (0.5, 1.5)], 0, 4, jobs=2) == (0.75, 0.75, 0.5, 0.5)
+    assert busy_shares([(-5, 1), (3.5, 9)], 0, 4, jobs=1) == (1.0, 0.0, 0.0, 0.5)
+    assert busy_shares([(1, 2)], 3, 3, jobs=1) == (0.0,) * 4
+
+
+@given(st.lists(st.tuples(st.floats(0, 100), st.floats(0, 100)).map(sorted), max_size=20))
+def test_busy_shares_add_up_to_the_time_covered(pairs: list[list[float]]) -> None:
+    intervals = [(a, b) for a, b in pairs]
+    shares = busy_shares(intervals, 0.0, 100.0, jobs=3)
+    covered = sum(b - a for a, b in intervals)
+    assert abs(sum(shares) * 25.0 * 3 - covered) < 1e-2 * (1 + len(intervals))
+
+
+def on_commit(run: Run, event: threading.Event) -> None:
+    """Set `event` when the run's best changes."""
+    offer = run.best.offer
+
+    def offered(data: bytes) -> None:
+        offer(data)
+        event.set()
+
+    run.best.offer = offered  # type: ignore[method-assign]
+
+
+class ChunkAndLine:
+    """Delete lines 0-5 together and line 2 alone: the chunk's success makes the line moot."""
+
+    def __init__(self, run: Run) -> None:
+        self.lines = list(run.table.children(0))
+
+    def initial(self) -> Iterable[Task]:
+        return [DeleteChunk(tuple(self.lines[:6])), Delete(self.lines[2])]
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return ()
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        return ()
+
+
+def test_a_test_whose_edit_a_concurrent_success_removed_is_counted_moot() -> None:
+    line_started, chunk_committed = threading.Event(), threading.Event()
+    without_line_2 = LINES.replace(b"line 02\n", b"")
+
+    def predicate(candidate: bytes) -> bool:
+        if candidate == without_line_2:  # the line's test: still running when the chunk commits
+            line_started.set()
+            chunk_committed.wait(WAIT)
+        else:  # the chunk's test: answers once the line's test runs
+            line_started.wait(WAIT)
+        return True
+
+    run = Run(predicate, jobs=2)
+    on_commit(run, chunk_committed)
+    assert run.run(ChunkAndLine(run))
+    counts = run.counters
+    assert counts.tests == 2
+    assert dict(counts.wasted) == {"stale": 0, "moot": 1, "merge": 0}
+
+
+def test_a_success_on_an_overtaken_state_is_counted_stale() -> None:
+    first, committed = threading.Event(), threading.Event()
+
+    def predicate(candidate: bytes) -> bool:
+        if not first.is_set():  # the first test waits until another success commits
+            first.set()
+            committed.wait(WAIT)
+        return b"line 03" in candidate
+
+    run = Run(predicate, jobs=2)
+    on_commit(run, committed)
+    assert run.run()
+    assert run.best.data == b"line 03\n"
+    assert run.counters.wasted["stale"] >= 1
+    assert sum(run.counters.wasted.values()) <= run.counters.tests
+
+
+def test_a_real_reduction_reports_consistent_busy_quarters_and_waste() -> None:
+    source = b"".join(b"x%d = %d\n" % (i, i) for i in range(40)) + b"keep = 1\n"
+    seen: list[events.Event] = []
+
+    def test(candidate: bytes) -> bool:
+        threading.Event().wait(0.01)  # a slow test, so that workers overlap
+        return b"keep" in candidate
+
+    result = treereduce_py.reduce(
+        source, language="python", test=test, jobs=4, progress=seen.append
+    )
+    done = [e for e in seen if isinstance(e, events.Done)]
+    assert b"keep" in result.reduced and len(result.reduced) < 10 and len(done) == 1
+    stats = done[0].stats
+    assert len(stats.busy_quarters) == 4
+    assert all(0.0 <= share <= 1.0 for share in stats.busy_quarters)
+    assert any(share > 0 for share in stats.busy_quarters)
+    assert set(stats.wasted) == set(WASTE)
+    assert sum(stats.wasted.values()) <= stats.tests
+    # Elsewhere the quarters are not computed.
+    assert all(e.stats.busy_quarters == () for e in seen if isinstance(e, events.Progress))
+
+
+def test_in_deterministic_mode_the_tests_after_a_batchs_success_are_stale() -> None:
+    # Each line deleted on its own, no follow-ups: every test that was not stale is one that a
+    # single worker runs too.
+    one = Run(keeps(b"line 03", b"line 07"), jobs=1)
+    one.run(deterministic=True)
+    four = Run(keeps(b"line 03", b"line 07"), jobs=4)
+    four.run(deterministic=True)
+    assert four.best.data == one.best.data == b"line 03\nline 07\n"
+    assert one.counters.wasted["stale"] == 0
+    assert four.counters.wasted["stale"] > 0
+    assert four.counters.tests - four.counters.wasted["stale"] == one.counters.tests
