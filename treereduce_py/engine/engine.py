@@ -155,10 +155,10 @@ class _Pass:
         table: NodeTable,
         planner: Planner,
         ask: PassJudge,
-        progress: Callable[[bytes, bytes], bool] = shorter,
+        better: Callable[[bytes, bytes], bool] = shorter,
     ) -> None:
         self.engine = engine
-        self.progress = progress
+        self.better = better
         self.judge = engine.judge
         self.ask = ask
         self.table = table
@@ -224,9 +224,9 @@ class _Parallel(_Pass):
         table: NodeTable,
         planner: Planner,
         ask: PassJudge,
-        progress: Callable[[bytes, bytes], bool] = shorter,
+        better: Callable[[bytes, bytes], bool] = shorter,
     ) -> None:
-        super().__init__(engine, table, planner, ask, progress)
+        super().__init__(engine, table, planner, ask, better)
         self.pending: list[Task] = []
         self.running: dict[int, Footprint] = {}  # worker -> what its task edits
         self.running_lock = threading.Lock()
@@ -302,7 +302,7 @@ class _Parallel(_Pass):
         cand = self.candidate(base, task)
         if cand is None:  # its nodes are gone: nothing left to try
             return self.settle([task], True)
-        if not self.progress(cand.text, base.text):
+        if not self.better(cand.text, base.text):
             return self.settle([task], False)
         if len(self.heap) < self.engine.jobs:
             self.push(self.planner.speculate(task))
@@ -390,9 +390,9 @@ class _Parallel(_Pass):
         spans = diff(self.table, base.edits, base.shifts, edits)
         assert spans is not None  # the union was built on `base`
         cand = _Candidate(edits, spans, apply(base.text, spans))
-        progress = self.progress(cand.text, base.text)
-        verdict = self.ask(cand.text, worker, spans, base.edits) if progress else None
-        if verdict is None and progress:
+        better = self.better(cand.text, base.text)
+        verdict = self.ask(cand.text, worker, spans, base.edits) if better else None
+        if verdict is None and better:
             self.judge.wasted("merge", worker)
         if verdict is not None:
             self.settle(applied, self.commit(base, cand, verdict, merging=True))
@@ -474,7 +474,7 @@ class _InOrder(_Pass):
             assert not isinstance(task, _Merge)  # merges exist only in parallel mode
             cand = self.candidate(base, task)
             gone = cand is None
-            if cand is not None and not self.progress(cand.text, base.text):
+            if cand is not None and not self.better(cand.text, base.text):
                 cand = None
             if cand is None and not batch:
                 self.settle([task], gone)  # its nodes are gone: nothing of it to explore
