@@ -304,7 +304,10 @@ def test_a_good_query_directory_is_used(
 def test_the_input_itself_may_be_missing_or_odd(
     door: FrontDoor, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    for name, says in (("missing.py", "no such file"), (".", "is a directory")):
+    for name, says in (
+        ("missing.py", "no such file"),
+        (".", "directory's test must name its copy"),
+    ):
         door.check(door.run([name, "--", "true"], capfd), {2}, error=says)
     door.check(door.run([door.input], capfd), {2}, error="missing the test command")
     door.check(door.run([door.input, "--", "/no/such/tool"], capfd), {4}, error="not found")
