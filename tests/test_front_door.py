@@ -40,7 +40,7 @@ from treereduce_py.run import api
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = b"first = 1\nsecond = 2\nprint(first)\n"
 # What the user may see for a mistake of theirs: never 1 (Python's own) nor INTERNAL_ERROR (a bug).
-USER_CODES = {0, 2, 3, 4, 130}
+USER_CODES = {0, 2, 3, 4, 9, 130}
 # The lock's takeover, the signals and the tools the tests run are POSIX behaviour.
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="POSIX only")
 FAST = settings(
