@@ -115,3 +115,26 @@ def test_a_c_program_with_headers_under_gcc(tmp_path: Path) -> None:
     code = [line for f in result.tree.files for line in f.data.splitlines() if b"#" not in line]
     assert any(b"/" in line for line in code)  # the division that crashes stays
     assert {p: (root / p).read_bytes() for p in tree.paths} == before  # the user's tree untouched
+
+
+def test_a_part_is_not_run_again_on_the_tree_it_settled_on() -> None:
+    tree = FileTree(
+        (
+            TreeFile("a.txt", b"one\nbug\ntwo\nthree\nfour\n"),
+            TreeFile("b.txt", b"five\nsix\nbug\n"),
+        )
+    )
+
+    def both_bugs(candidate: bytes) -> bool:
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        return all(b"bug" in files.get(p, b"") for p in ("a.txt", "b.txt"))
+
+    got: list[events.Event] = []
+    result = DirectorySession(tree, CallableOracle(both_bugs), _OPTIONS, got.append).run()
+    assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
+    starts = [
+        e.file for e in got if isinstance(e, events.InFile) and isinstance(e.event, events.Start)
+    ]
+    # round 1 shrinks both files, round 2 changes nothing: the file list and a.txt (reduced
+    # first, the larger) are tried again on the tree b.txt left; b.txt settled on that very tree
+    assert starts == [".", "a.txt", "b.txt", ".", "a.txt"]

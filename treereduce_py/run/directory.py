@@ -6,7 +6,8 @@ first; files matching a `keep` glob are never candidates and always in the tree)
 left, largest first, through the ordinary single-file `Session` with its own front end (its
 grammar, text or bytes), its test placing the candidate into the rest of the current tree
 (judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that shrank may let
-another one go.
+another one go. A part is not run again on the very tree it last ended on (it would start at its
+own fixed point), so the last round ends when it comes back to the last change.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import fnmatch
+import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -75,6 +77,9 @@ class DirectorySession:
         self.started = time.monotonic()
         self.tests = 0
         self.parts = 0  # sessions run so far: only the first tests the user's original
+        # The tree each part last ended at a fixed point on: run again on that very tree, it
+        # would start where it ended (a round ends when it comes back to the last change).
+        self.settled: dict[str, bytes] = {}
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
@@ -120,6 +125,8 @@ class DirectorySession:
         options, stop = self.budgets(options)
         if stop is not None:
             return stop
+        if self.settled.get(name) == _digest(self.tree):
+            return "fixpoint"
         holder: list[Session] = []
 
         def emit(event: events.Event) -> None:
@@ -145,6 +152,8 @@ class DirectorySession:
             # is on disk already): only a tree that passed is written.
             if reason is not None or not first:
                 self.offer(self.tree)
+        if reason == "fixpoint":
+            self.settled[name] = _digest(self.tree)
         return reason
 
     def offer(self, tree: FileTree) -> None:
@@ -164,3 +173,7 @@ class DirectorySession:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+
+def _digest(tree: FileTree) -> bytes:
+    return hashlib.blake2b(tree.encode(), digest_size=16).digest()
