@@ -32,3 +32,11 @@ def test_a_failed_write_leaves_the_old_output(tmp_path: Path) -> None:
         output.offer(_tree("x", "x/y"))  # a file and a directory of one name: cannot be made
     assert FileTree.read(tmp_path / "out").paths == ("a", "b")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_an_output_that_was_a_file_becomes_the_tree(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.write_text("an old file, replaced only because the caller was told to (--force)")
+    write_tree(out, _tree("a.c"))
+    assert FileTree.read(out).paths == ("a.c",)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]

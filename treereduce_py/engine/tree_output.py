@@ -46,7 +46,15 @@ def write_tree(path: Path, tree: FileTree) -> None:
     except OSError as e:
         raise OutputError(f"cannot write {path}: {e.strerror or e}") from e
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)  # the old tree, or a half-built new one
+        _remove(tmp)  # the old output, or a half-built new one
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        with contextlib.suppress(FileNotFoundError):
+            path.unlink()
 
 
 def _exchange(a: Path, b: Path) -> bool:
