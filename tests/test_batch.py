@@ -9,6 +9,7 @@ from pathlib import Path
 
 from conftest import PYTHON, run_cli, run_tool
 
+from treereduce_py.events import SCHEMA_VERSION
 from treereduce_py.judge import signature
 from treereduce_py.judge.oracle import CommandOracle
 from treereduce_py.judge.slots import Slotted
@@ -77,7 +78,7 @@ def test_batch_reduces_one_input_per_signature_and_resumes(tmp_path: Path) -> No
     group_names = {g["slug"] for g in groups}
     assert {e["group"] for e in events if e["event"] == "group"} == group_names
     assert {e["group"] for e in events if e["event"] == "improvement"} <= group_names
-    assert all(e["schema"] == 3 for e in events)
+    assert all(e["schema"] == SCHEMA_VERSION for e in events)
     assert "| 3 |" in (out / "summary.md").read_text()
 
     # --resume: every group is finished, so nothing is reduced again.
