@@ -2,7 +2,8 @@
 
 A project's bug usually needs a few of its files, and of those a few lines. So a round is: the
 file-deletion pass (the 'files' input kind, lang/filetree.py: CDD over the file list, largest
-first; files matching a `keep` glob are never candidates and always in the tree), then every file
+first; files matching a `keep` glob are never candidates and always in the tree), then each C
+header included once inlined where it is included, one test each (lang/includes.py), then every file
 left, largest first, through the ordinary single-file `Session` with its own front end (its
 grammar, text or bytes), its test placing the candidate into the rest of the current tree
 (judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that shrank may let
@@ -30,8 +31,10 @@ from treereduce_py import events
 from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Oracle
+from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle
 from treereduce_py.lang.filetree import FileTree
+from treereduce_py.lang.includes import inlinings
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
@@ -80,6 +83,9 @@ class DirectorySession:
         # The tree each part last ended at a fixed point on: run again on that very tree, it
         # would start where it ended (a round ends when it comes back to the last change).
         self.settled: dict[str, bytes] = {}
+        self.tried: set[bytes] = set()  # inlined trees tested and found not interesting
+        # The limit of a test outside a part (an inlining): the last part's, else the user's.
+        self.limit = options.timeout if options.timeout is not None else FIRST_RUN_TIMEOUT
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
@@ -88,6 +94,8 @@ class DirectorySession:
         while True:
             size = self.tree.size
             reason = self.delete_files()
+            if reason == "fixpoint":
+                reason = self.inline_headers()
             for path in sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data)):
                 if reason != "fixpoint":
                     break
@@ -108,6 +116,30 @@ class DirectorySession:
         # Only the tree stage reads a file list, whatever the strategy of the files.
         options = dataclasses.replace(self.options, strategy=DEFAULT_STRATEGY, polish=False)
         return self.part(WHOLE_TREE, free.encode(), "files", oracle, options)
+
+    def inline_headers(self) -> str:
+        """Each C/C++ header included once, inlined where it is included (lang/includes.py),
+        kept when the whole tree then passes the test; its stop reason."""
+        accepted = True
+        while accepted:
+            accepted = False
+            for header, includer, tree in inlinings(self.tree, self.pinned.paths):
+                digest = _digest(tree)
+                if digest in self.tried:
+                    continue
+                _, stop = self.budgets(self.options)
+                if stop is not None:
+                    return stop
+                self.tried.add(digest)
+                self.tests += 1
+                verdict = self.command.check(tree.encode(), 0, timeout=self.limit)
+                if verdict.interesting:
+                    self.tree, accepted = tree, True
+                    self.offer(tree)
+                    notice = events.Notice(f"inlined {header}", elapsed=self.elapsed())
+                    self.emit(events.InFile(includer, notice, elapsed=self.elapsed()))
+                    break
+        return "fixpoint"
 
     def reduce_file(self, path: str) -> str:
         """One file through its own front end, in the rest of the current tree."""
@@ -147,6 +179,7 @@ class DirectorySession:
             raise FlakyTest(f"the tree passed the test before but fails it now ({e})") from e
         finally:
             self.tests += session.judge.counts().tests
+            self.limit = session.judge.timeouts.limit or self.limit
             self.tree = oracle.full_tree(session.best.data)
             # Interrupted in the first part, the tree is the user's until it improved (then it
             # is on disk already): only a tree that passed is written.
