@@ -119,8 +119,10 @@ class DirectorySession:
 
     def inline_headers(self) -> str:
         """Each C/C++ header included once, inlined where it is included (lang/includes.py),
-        kept when the whole tree then passes the test; its stop reason."""
-        accepted = True
+        kept when the whole tree then passes the test; its stop reason. Not with --same-crash:
+        the same crash is judged inside each part (its golden run), not by the bare command."""
+        o = self.options
+        accepted = not (o.same_crash or o.signature or o.signature_regex)
         while accepted:
             accepted = False
             for header, includer, tree in inlinings(self.tree, self.pinned.paths):
