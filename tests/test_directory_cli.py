@@ -107,6 +107,8 @@ def test_bad_directories_are_refused_with_one_line_and_exit_9(
         ([], ["true"], "must name its copy with @@"),
         ([], ["true", "@@.c"], "@@.EXT names a file"),
         (["--in-place", "-o", "x"], ["true", "@@"], "give one"),
+        (["-o", "no/such/out"], ["true", "@@"], "no such directory: no/such"),
+        (["-o", "d/inside"], ["true", "@@"], "inside the input"),
     ],
 )
 def test_what_a_directory_cannot_take_is_refused(

@@ -75,6 +75,8 @@ def output_dir(args: argparse.Namespace, root: Path) -> Path:
         raise UsageError(f"the output {out} would replace the input {root} (--in-place says so)")
     if real_out.is_relative_to(real_root):
         raise UsageError(f"the output {out} is inside the input {root}: put it elsewhere")
+    if not real_out.parent.is_dir():
+        raise UsageError(f"cannot write {out}: no such directory: {out.parent}")
     if os.path.lexists(out) and not args.force:
         raise UsageError(f"the output exists: {out} (--force replaces it)")
     return out
