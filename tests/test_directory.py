@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+import treereduce_py
 from treereduce_py import events
 from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge.errors import NotInteresting
@@ -139,3 +140,18 @@ def test_a_part_is_not_run_again_on_the_tree_it_settled_on() -> None:
     # round 1 shrinks both files, round 2 changes nothing: the file list and a.txt (reduced
     # first, the larger) are tried again on the tree b.txt left; b.txt settled on that very tree
     assert starts == [".", "a.txt", "b.txt", ".", "a.txt"]
+
+
+def test_the_library_reduces_a_directory_with_a_command(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "a.txt").write_text("alpha\nthe bug\nomega\n")
+    (root / "docs" / "b.txt").write_text("nothing here\n" * 5)
+    out = tmp_path / "out"
+    result = treereduce_py.reduce_directory(
+        root, ["grep", "-rq", "bug", "@@"], options=ReduceOptions(jobs=1), output=out
+    )
+    assert result.tree.paths == ("a.txt",) and b"bug" in result.tree.get("a.txt").data
+    assert result.tree.size < len(b"the bug")
+    assert FileTree.read(out) == result.tree
+    assert FileTree.read(root).size > 60  # the input is as it was

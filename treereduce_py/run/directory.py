@@ -26,13 +26,14 @@ import hashlib
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from treereduce_py import events
 from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge.errors import FlakyTest, NotInteresting
-from treereduce_py.judge.oracle import Oracle
+from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
-from treereduce_py.judge.tree_oracle import TreeOracle
+from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.includes import inlinings
 from treereduce_py.run.options import ReduceOptions
@@ -212,3 +213,27 @@ class DirectorySession:
 
 def _digest(tree: FileTree) -> bytes:
     return hashlib.blake2b(tree.encode(), digest_size=16).digest()
+
+
+def reduce_directory(
+    root: Path,
+    command: Sequence[str],
+    *,
+    criteria: Criteria | None = None,
+    options: ReduceOptions | None = None,
+    progress: events.EventSink | None = None,
+    keep: Sequence[str] = (),
+    output: Path | None = None,
+) -> TreeResult:
+    """Reduce the directory `root` while `command` (argv; `@@` names a private copy of the
+    tree) passes by `criteria` (default: exit code 0); the result is also written to `output`,
+    when given, after every improvement. Raises BadTree for a directory that cannot be reduced
+    as given, ValueError for a command without `@@`, and what `DirectorySession.run` raises."""
+    tree = FileTree.read(root)
+    sink = progress or (lambda _e: None)
+    out = TreeOutput(output) if output is not None else None
+    with tree_command(command, criteria or Criteria(), tree, name=root.resolve().name) as test:
+        session = DirectorySession(
+            tree, test, options or ReduceOptions(), sink, keep=keep, output=out
+        )
+        return session.run()
