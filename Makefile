@@ -14,8 +14,9 @@ $(STAMP): pyproject.toml
 
 DEMO_OUT := .demo
 
-# Two real reductions: a Python program whose traceback must keep its KeyError, and (when gcc is
-# here) a C program that must still compile and read through a null pointer (AddressSanitizer says so).
+# Real reductions: a Python program whose traceback must keep its KeyError, (when gcc is here) a C
+# program that must still compile and read through a null pointer (AddressSanitizer says so), and a
+# directory: a Python package of six modules whose run must still end in its ZeroDivisionError.
 demo: $(STAMP)
 	@mkdir -p $(DEMO_OUT)
 	@echo "== Python: keep \"KeyError: 'E500'\" in the traceback of examples/python/inventory.py"
@@ -29,6 +30,11 @@ demo: $(STAMP)
 	    echo "-- before: $$(wc -c < examples/c/crash.c) bytes; after: $$(wc -c < $(DEMO_OUT)/crash.c) bytes:" && \
 	    cat $(DEMO_OUT)/crash.c; echo; \
 	else echo "(gcc not found: skipping the C demo)"; fi
+	@echo "== A directory: the Python package examples/package/shop must still die of its ZeroDivisionError"
+	$(BIN)/treereduce-py examples/package/shop -o $(DEMO_OUT)/shop --force -- ./examples/package/check.sh @@
+	@echo "-- before: $$(cat examples/package/shop/*.py | wc -c) bytes in $$(ls examples/package/shop | wc -l) files;" \
+	    "after: $$(cat $(DEMO_OUT)/shop/* | wc -c) bytes in $$(ls $(DEMO_OUT)/shop | wc -l) files:"
+	@for f in $(DEMO_OUT)/shop/*; do echo "# $$f"; cat "$$f"; done
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

@@ -40,7 +40,7 @@ from treereduce_py.run import api
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = b"first = 1\nsecond = 2\nprint(first)\n"
 # What the user may see for a mistake of theirs: never 1 (Python's own) nor INTERNAL_ERROR (a bug).
-USER_CODES = {0, 2, 3, 4, 130}
+USER_CODES = {0, 2, 3, 4, 9, 130}
 # The lock's takeover, the signals and the tools the tests run are POSIX behaviour.
 pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="POSIX only")
 FAST = settings(
@@ -304,7 +304,10 @@ def test_a_good_query_directory_is_used(
 def test_the_input_itself_may_be_missing_or_odd(
     door: FrontDoor, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    for name, says in (("missing.py", "no such file"), (".", "is a directory")):
+    for name, says in (
+        ("missing.py", "no such file"),
+        (".", "directory's test must name its copy"),
+    ):
         door.check(door.run([name, "--", "true"], capfd), {2}, error=says)
     door.check(door.run([door.input], capfd), {2}, error="missing the test command")
     door.check(door.run([door.input, "--", "/no/such/tool"], capfd), {4}, error="not found")

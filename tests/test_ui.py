@@ -23,6 +23,7 @@ from treereduce_py.events import (
     Grouped,
     GroupUpdate,
     Improvement,
+    InFile,
     Notice,
     PassChange,
     Progress,
@@ -219,12 +220,17 @@ def test_schema_has_exactly_one_branch_per_event_kind() -> None:
     assert kinds == set(KINDS) == {event.kind for event in one_of_each()}
     for event in one_of_each():
         branch = SCHEMA["$defs"][event.kind]
-        # `group` is optional on the events of a single reduction: batch mode adds it.
-        optional = {"group"} if event.kind != "group" else set()
+        # `group` and `file` are optional on the events of a single reduction: batch mode adds
+        # the one, a directory's reduction the other.
+        optional = {"group", "file"} if event.kind != "group" else set()
         assert set(branch["required"]) == set(branch["properties"]) - optional
         assert set(branch["required"]) == set(to_dict(event))
         grouped = to_dict(Grouped("g", event)) if event.kind != "group" else to_dict(event)
         assert validate(grouped, SCHEMA) == [], grouped
+        if event.kind not in ("group", "error"):
+            in_file = to_dict(InFile("pkg/mod.py", event))
+            assert in_file["file"] == "pkg/mod.py"
+            assert validate(in_file, SCHEMA) == [], in_file
 
 
 @pytest.mark.parametrize(

@@ -1,5 +1,6 @@
 """treereduce-py: a fast, parallel, syntax-aware test-case reducer for any language tree-sitter
-can parse. The library entry point is `reduce`; the command line is `treereduce-py`."""
+can parse. The library entry points are `reduce` (a file's bytes) and `reduce_directory` (a
+directory); the command line is `treereduce-py`."""
 
 from treereduce_py.run.api import (
     BadOptions,
@@ -10,6 +11,7 @@ from treereduce_py.run.api import (
     Result,
     reduce,
 )
+from treereduce_py.run.directory import reduce_directory
 
 __version__ = "0.1.0"
 
@@ -22,4 +24,5 @@ __all__ = [
     "Result",
     "__version__",
     "reduce",
+    "reduce_directory",
 ]

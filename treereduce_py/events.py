@@ -16,7 +16,9 @@ from typing import Any
 
 # The wire format's version (docs/events.md). 2: `notice` events (was `warning`), and the stats
 # fields `test_seconds` and `cpu_seconds`. 3: batch mode's `group` events, and a `group` field on
-# the events of each of its reductions. 4: the stats fields `wasted` and `busy_quarters`.
+# the events of each of its reductions. 4: the stats fields `wasted` and `busy_quarters`, and a
+# `file` field on the events of a directory's reduction (which file, or `.` for the
+# file-deletion pass).
 SCHEMA_VERSION = 4
 
 # Why a test's answer was of no use (judge/busy.py): the keys of `Stats.wasted`.
@@ -153,8 +155,29 @@ class Grouped:
     kind: str = field(default="grouped", init=False)
 
 
+@dataclass(frozen=True)
+class InFile:
+    """Directory input: an event of the reduction of one of its files (`file`, relative to the
+    directory; `.` for the file-deletion pass over the whole tree); on the wire, that event plus
+    `file`."""
+
+    file: str
+    event: Event
+    elapsed: float = 0.0
+    kind: str = field(default="in-file", init=False)
+
+
 Event = (
-    Start | Progress | Improvement | PassChange | Notice | Done | Failure | GroupUpdate | Grouped
+    Start
+    | Progress
+    | Improvement
+    | PassChange
+    | Notice
+    | Done
+    | Failure
+    | GroupUpdate
+    | Grouped
+    | InFile
 )
 EventSink = Callable[[Event], None]
 
@@ -163,6 +186,8 @@ def to_dict(event: Event) -> dict[str, Any]:
     """The wire form of an event: a flat JSON object with `event` naming its kind."""
     if isinstance(event, Grouped):
         return {**to_dict(event.event), "group": event.group}
+    if isinstance(event, InFile):
+        return {**to_dict(event.event), "file": event.file}
     body = dataclasses.asdict(event)
     kind = body.pop("kind")
     stats = body.pop("stats", None)

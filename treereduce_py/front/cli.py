@@ -27,6 +27,7 @@ from treereduce_py.front import ui
 from treereduce_py.front.batch_cli import batch_main
 from treereduce_py.front.cluster_options import open_cluster
 from treereduce_py.front.destination import Destination
+from treereduce_py.front.directory_cli import is_directory_input, run_directory
 from treereduce_py.front.exit_codes import EXIT_CODES, UsageError, exit_code
 from treereduce_py.front.inputs import language, output_path, read_input, suffix_for
 from treereduce_py.front.internal_error import (
@@ -181,6 +182,14 @@ def _run(
 ) -> tuple[int, str | None]:
     """The run after parsing: its exit code, and on success the line saying where the result
     is (for the modes that print one)."""
+    if is_directory_input(args):
+        args.jobs, note = capped_jobs(args.jobs, on_cluster=False)
+        if note is not None:
+            reporter(events.Notice(note))
+        options = _options(args, command, Path(args.input))
+        return run_directory(args, command, options, _criteria(args), reporter)
+    if args.keep or args.in_place:
+        raise UsageError("--keep and --in-place are for a directory input")
     plan = _plan(args, command, reporter)
     destination, plan = _claim(args, command, plan)
     preview.destination, preview.source = destination, plan.source
@@ -212,13 +221,7 @@ def _open_oracle(
 ) -> tuple[CommandOracle, cluster.Cluster | None]:
     """The test command as an oracle, on the --cluster when there is one (then also the
     connection, for the caller to close); raises ReduceError when the cluster cannot be used."""
-    criteria = Criteria(
-        exit_codes=frozenset(args.exit_codes or [0]),
-        stdout_regex=args.stdout_regex,
-        stderr_regex=args.stderr_regex,
-        not_stdout_regex=args.not_stdout_regex,
-        not_stderr_regex=args.not_stderr_regex,
-    )
+    criteria = _criteria(args)
     conn = open_cluster(args)
     if conn is None:
         oracle = CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name)
@@ -236,6 +239,16 @@ def _open_oracle(
         conn.close()
         raise
     return oracle, conn
+
+
+def _criteria(args: argparse.Namespace) -> Criteria:
+    return Criteria(
+        exit_codes=frozenset(args.exit_codes or [0]),
+        stdout_regex=args.stdout_regex,
+        stderr_regex=args.stderr_regex,
+        not_stdout_regex=args.not_stdout_regex,
+        not_stderr_regex=args.not_stderr_regex,
+    )
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,8 @@ EXIT_CODES = {
     5: "the final result failed its re-test (the test is not deterministic?)",
     7: "--cluster: the cluster went away during the run; the best result so far is on disk",
     8: "batch: some groups could not be reduced or were skipped (summary.md says why)",
+    9: "a directory input cannot be reduced as given (no files, a symlink loop or one out of "
+    "the tree, something that is not a file or cannot be read)",
     INTERNAL_ERROR: "internal error (a bug): one line names the saved traceback; please report it",
     130: "interrupted (SIGINT/SIGTERM); the best result so far is on disk (or on stdout with -o -)",
 }

@@ -71,7 +71,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _add_files(p: argparse.ArgumentParser) -> None:
     """The input, its language and the output."""
-    p.add_argument("input", metavar="INPUT", help="the file to reduce ('-' reads stdin)")
+    p.add_argument(
+        "input", metavar="INPUT", help="the file or directory to reduce ('-' reads stdin)"
+    )
     p.add_argument("-l", "--lang", help="language name (default: from the extension/shebang)")
     p.add_argument(
         "--list-languages",
@@ -84,6 +86,18 @@ def _add_files(p: argparse.ArgumentParser) -> None:
         help="where to write the result (default: reduced/NAME.EXT beside the input; '-': stdout)",
     )
     p.add_argument("-f", "--force", action="store_true", help="overwrite an existing output file")
+    p.add_argument(
+        "--in-place",
+        action="store_true",
+        help="directory input: replace the directory itself with the result (default: DIR.reduced)",
+    )
+    p.add_argument(
+        "--keep",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="directory input: never delete or change the files whose path matches GLOB",
+    )
 
 
 def _add_test_runs(p: argparse.ArgumentParser) -> None:

@@ -19,6 +19,7 @@ from treereduce_py.events import (
     Grouped,
     GroupUpdate,
     Improvement,
+    InFile,
     Notice,
     PassChange,
     Start,
@@ -89,6 +90,8 @@ def _newer(candidate: Stats, current: Stats | None) -> bool:
 
 def fold(view: RunView, event: Event, now: float) -> RunView:
     """The view after `event`, which arrived at clock reading `now`. Pure; never raises."""
+    if isinstance(event, InFile):  # a directory's file: the view follows the file's run
+        return fold(view, event.event, now)
     elapsed = max(event.elapsed, view.elapsed(now))
     view = replace(view, clock_anchor=now, elapsed_anchor=elapsed)
     if isinstance(event, (Failure, GroupUpdate, Grouped)):  # batch events: see BatchReporter

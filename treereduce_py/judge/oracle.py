@@ -30,7 +30,13 @@ from pathlib import Path
 from types import TracebackType
 from typing import Protocol, TypeVar, runtime_checkable
 
-from treereduce_py.judge.process import DEFAULT_KILL_GRACE, OracleStartError, Runner, input_names
+from treereduce_py.judge.process import (
+    DEFAULT_KILL_GRACE,
+    OracleStartError,
+    Place,
+    Runner,
+    input_names,
+)
 
 __all__ = [
     "CANCELLED",
@@ -279,9 +285,10 @@ class CommandOracle(OracleBase):
         env: Mapping[str, str] | None = None,
         absolute_paths: bool = False,
         kill_grace: float = DEFAULT_KILL_GRACE,
+        place: Place | None = None,
     ) -> None:
-        """Prepare to run `argv` (nothing is started yet); raises ValueError for an empty argv
-        or an unusable input_name."""
+        """Prepare to run `argv` (nothing is started yet); raises ValueError for an empty argv,
+        an unusable input_name, or a `place` without ``@@``."""
         self.criteria = criteria
         self._timeout = timeout
         self._runner = Runner(
@@ -291,6 +298,7 @@ class CommandOracle(OracleBase):
             env=env,
             absolute_paths=absolute_paths,
             kill_grace=kill_grace,
+            place=place,
         )
         self.argv = self._runner.argv
         self.input_name = self._runner.input_name

@@ -9,6 +9,7 @@ How a command sees the candidate:
   root); the test runs there as its cwd, so files it writes (an ``a.out``) never collide between
   workers. The candidate is written there as ``input_name`` (the user's file name, e.g. ``crash.c``)
   before every run, and the directory is emptied after every run, so nothing stale survives.
+  (A `place` function may put something else there under that name: a directory's private copy.)
 - An argv element exactly ``@@`` becomes that file's name; ``@@.ext`` becomes the name's stem with
   that suffix (``@@.rs`` → ``crash.rs``, a second copy of the bytes) because compilers go by the
   suffix; an element ending in ``=@@`` or ``=@@.ext`` (``--file=@@``) is substituted the same way.
@@ -49,7 +50,7 @@ import tempfile
 import threading
 import time
 import weakref
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
@@ -86,6 +87,15 @@ class OracleStartError(Exception):
     """The test command cannot be started (not found, not executable); one line naming it."""
 
 
+# How a candidate is put at a path of a worker's directory: by default, a file of its bytes.
+Place = Callable[[Path, bytes], None]
+
+
+def _write_file(path: Path, candidate: bytes) -> None:
+    with open(path, "wb") as f:
+        f.write(candidate)
+
+
 # One argv element: a literal string, or (prefix, file name) to become prefix + the file's path.
 _ArgSlot = str | tuple[str, str]
 
@@ -113,6 +123,7 @@ class Runner:
         env: Mapping[str, str] | None = None,
         absolute_paths: bool = False,
         kill_grace: float = DEFAULT_KILL_GRACE,
+        place: Place | None = None,
     ) -> None:
         """Prepare to run `argv` (nothing is started yet).
 
@@ -120,7 +131,9 @@ class Runner:
         starting with ``./`` or ``../`` that exist there (nothing else); `input_name` is the
         candidate's file name in the worker dir; `env` replaces the environment (None inherits
         it); `absolute_paths` makes @@ an absolute path; `kill_grace` is the time between SIGTERM
-        and SIGKILL on timeout. Raises ValueError for an empty argv or an unusable input_name.
+        and SIGKILL on timeout; `place` puts a candidate at a path in place of writing its
+        bytes there (a directory's files: judge/tree_oracle.py), and needs ``@@`` in `argv`.
+        Raises ValueError for an empty argv, an unusable input_name, or `place` without ``@@``.
         """
         if not argv:
             raise ValueError("the test command is empty")
@@ -136,6 +149,9 @@ class Runner:
         self._slots = _parse_argv(argv, name, base)
         at_files = [slot[1] for slot in self._slots if not isinstance(slot, str)]
         self._uses_at = bool(at_files)
+        if place is not None and not self._uses_at:
+            raise ValueError("a test of a directory names it with @@")
+        self._place = place or _write_file
         # The plain input file is always written first: @@ may name only suffixed copies, and
         # C-Vise style scripts open the file by its name.
         self._file_names = tuple(dict.fromkeys([name, *at_files]))
@@ -166,8 +182,7 @@ class Runner:
         stdin: IO[bytes] | None = None
         try:
             for file_name in self._file_names:
-                with open(wdir / file_name, "wb") as f:
-                    f.write(candidate)
+                self._place(wdir / file_name, candidate)
             if not self._uses_at:
                 stdin = open(wdir / self._file_names[0], "rb")  # noqa: SIM115 (closed below)
             run = self._spawn(argv, wdir, stdin, timeout, (capture_out, capture_err))

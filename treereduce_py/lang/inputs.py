@@ -15,6 +15,8 @@ do the cache, the commit path, `--same-crash` or the event stream. Each kind is 
 - `BYTES`: binary input: aligned chunks (`bytetree.py`) for the tree stages only, each chunk that
   cannot go then offered as zeros (same length, smaller: edit/order.py); no polish and no
   check. Nothing is decoded, so a result is byte for byte what its test saw.
+- `FILES`: a directory's files, one record each (`filetree.py`): the tree stage deletes whole
+  files; each file that is left is then reduced as its own kind (run/directory.py).
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from treereduce_py.lang.bytetree import chunk_table
+from treereduce_py.lang.filetree import file_table
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.lang.texttree import text_table
 
@@ -82,10 +85,13 @@ BYTES = InputKind(
     zeroes=True,
 )
 
+# A directory's files as records (filetree.py): the file-deletion pass deletes whole files.
+FILES = InputKind("files", {"syntax": file_table}, frozenset({"tree"}), hoists=False, tidy=False)
+
 # The kinds named like languages (`-l text`, `-l bytes`); every other language is a grammar's.
 BY_NAME: dict[str, InputKind] = {TEXT.name: TEXT, BYTES.name: BYTES}
 
 
 def input_kind(language: str) -> InputKind:
     """The kind of input a canonical language name (languages.canonical) stands for."""
-    return BY_NAME.get(language, GRAMMAR)
+    return FILES if language == FILES.name else BY_NAME.get(language, GRAMMAR)

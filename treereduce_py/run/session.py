@@ -482,6 +482,7 @@ class Session:
 _HOW_READ = {
     "text": "brackets, indentation, lines, tokens",
     "bytes": "chunks of bytes, never decoded",
+    "files": "a directory's files, whole files deleted",
 }
 
 

@@ -1,0 +1,157 @@
+"""run/directory.py: a directory reduced as files, then each file, every tree it keeps passing."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import treereduce_py
+from treereduce_py import events
+from treereduce_py.engine.tree_output import TreeOutput
+from treereduce_py.judge.errors import NotInteresting
+from treereduce_py.judge.oracle import CallableOracle, Criteria
+from treereduce_py.judge.tree_oracle import tree_command
+from treereduce_py.lang.filetree import FileTree, TreeFile
+from treereduce_py.run.directory import DirectorySession
+from treereduce_py.run.options import ReduceOptions
+
+_OPTIONS = ReduceOptions(jobs=2)
+
+
+def _tree() -> FileTree:
+    return FileTree(
+        (
+            TreeFile(
+                "main.c", b'#include "a.h"\nint main(void) { return f(1) + g(2); }\n', kind="c"
+            ),
+            TreeFile(
+                "a.h", b"int f(int x) { return x * 2; }\nint g(int y) { return y; }\n", kind="c"
+            ),
+            TreeFile("notes.txt", b"a long note that nothing needs\n" * 20),
+            TreeFile("LICENSE", b"keep me\n"),
+        )
+    )
+
+
+def _wants(tree: FileTree, seen: list[FileTree]) -> CallableOracle:
+    """Interesting while main.c still calls f and a.h still defines it; records every tree."""
+
+    def test(candidate: bytes) -> bool:
+        t = tree.decode(candidate)
+        seen.append(t)
+        files = {f.path: f.data for f in t.files}
+        return b"f(" in files.get("main.c", b"") and b"int f(" in files.get("a.h", b"")
+
+    return CallableOracle(test)
+
+
+def test_files_go_then_each_file_shrinks_and_every_kept_tree_passed(tmp_path: Path) -> None:
+    tree = _tree()
+    seen: list[FileTree] = []
+    oracle = _wants(tree, seen)
+    got: list[events.Event] = []
+    out = TreeOutput(tmp_path / "out")
+    result = DirectorySession(tree, oracle, _OPTIONS, got.append, keep=["LIC*"], output=out).run()
+    assert result.reason == "fixpoint"
+    assert result.tree.paths == ("LICENSE", "a.h", "main.c")  # notes.txt went; LICENSE is pinned
+    assert result.tree.get("LICENSE") == tree.get("LICENSE")
+    assert result.tree.size < tree.size - len(tree.get("notes.txt").data)
+    assert b"g(" not in result.tree.get("main.c").data
+    # what the output holds is the result, and it passed (as every tree the oracle saw had
+    # LICENSE: the pinned file is in every test)
+    assert FileTree.read(tmp_path / "out").encode() == result.tree.encode()
+    assert oracle.check(result.tree.encode()).interesting
+    assert all("LICENSE" in t.paths for t in seen)
+    files = {e.file for e in got if isinstance(e, events.InFile)}
+    assert {".", "main.c", "a.h"} <= files
+
+
+def test_an_uninteresting_original_is_refused() -> None:
+    tree = _tree()
+    with pytest.raises(NotInteresting):
+        DirectorySession(tree, CallableOracle(lambda _c: False), _OPTIONS, lambda _e: None).run()
+
+
+def test_budgets_count_over_the_whole_directory() -> None:
+    tree = _tree()
+    seen: list[FileTree] = []
+    session = DirectorySession(
+        tree, _wants(tree, seen), ReduceOptions(jobs=1, max_tests=6), lambda _e: None
+    )
+    result = session.run()
+    assert result.reason == "max-tests"
+    assert result.tests <= 6 + 2  # each part's final re-test is outside the budget
+
+
+@pytest.mark.skipif(shutil.which("gcc") is None, reason="gcc is not installed")
+def test_a_c_program_with_headers_under_gcc(tmp_path: Path) -> None:
+    root = tmp_path / "prog"
+    (root / "include").mkdir(parents=True)
+    (root / "main.c").write_text(
+        '#include "include/calc.h"\n#include "include/log.h"\n'
+        'int main(void) {\n  log_line("start");\n  int v = divide(10, 0);\n'
+        '  log_line("done");\n  return v;\n}\n'
+    )
+    (root / "include" / "calc.h").write_text(
+        "static int add(int a, int b) { return a + b; }\n"
+        "static int divide(int a, int b) { return a / b; }\n"
+        "static int twice(int a) { return add(a, a); }\n"
+    )
+    (root / "include" / "log.h").write_text(
+        '#include <stdio.h>\nstatic void log_line(const char *s) { printf("%s\\n", s); }\n'
+    )
+    (root / "include" / "unused.h").write_text("#define NOTHING 1\n" * 10)
+    script = tmp_path / "check.sh"
+    script.write_text('#!/bin/sh\ncd "$1" && gcc -w -o prog main.c && ./prog; test $? -eq 136\n')
+    script.chmod(0o755)
+    tree = FileTree.read(root)
+    before = {p: (root / p).read_bytes() for p in tree.paths}
+    with tree_command([str(script), "@@"], Criteria(), tree, name="prog") as command:
+        result = DirectorySession(tree, command, _OPTIONS, lambda _e: None).run()
+        assert command.check(result.tree.encode()).interesting  # re-tested from a new copy
+    # unused.h is deleted; calc.h and log.h, included once each, are inlined into main.c
+    assert result.tree.paths == ("main.c",)
+    assert result.tree.size < tree.size / 2
+    code = [line for f in result.tree.files for line in f.data.splitlines() if b"#" not in line]
+    assert any(b"/" in line for line in code)  # the division that crashes stays
+    assert {p: (root / p).read_bytes() for p in tree.paths} == before  # the user's tree untouched
+
+
+def test_a_part_is_not_run_again_on_the_tree_it_settled_on() -> None:
+    tree = FileTree(
+        (
+            TreeFile("a.txt", b"one\nbug\ntwo\nthree\nfour\n"),
+            TreeFile("b.txt", b"five\nsix\nbug\n"),
+        )
+    )
+
+    def both_bugs(candidate: bytes) -> bool:
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        return all(b"bug" in files.get(p, b"") for p in ("a.txt", "b.txt"))
+
+    got: list[events.Event] = []
+    result = DirectorySession(tree, CallableOracle(both_bugs), _OPTIONS, got.append).run()
+    assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
+    starts = [
+        e.file for e in got if isinstance(e, events.InFile) and isinstance(e.event, events.Start)
+    ]
+    # round 1 shrinks both files, round 2 changes nothing: the file list and a.txt (reduced
+    # first, the larger) are tried again on the tree b.txt left; b.txt settled on that very tree
+    assert starts == [".", "a.txt", "b.txt", ".", "a.txt"]
+
+
+def test_the_library_reduces_a_directory_with_a_command(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    (root / "docs").mkdir(parents=True)
+    (root / "a.txt").write_text("alpha\nthe bug\nomega\n")
+    (root / "docs" / "b.txt").write_text("nothing here\n" * 5)
+    out = tmp_path / "out"
+    result = treereduce_py.reduce_directory(
+        root, ["grep", "-rq", "bug", "@@"], options=ReduceOptions(jobs=1), output=out
+    )
+    assert result.tree.paths == ("a.txt",) and b"bug" in result.tree.get("a.txt").data
+    assert result.tree.size < len(b"the bug")
+    assert FileTree.read(out) == result.tree
+    assert FileTree.read(root).size > 60  # the input is as it was

@@ -1,0 +1,180 @@
+"""`treereduce-py DIR -- CMD @@` end to end: real reductions, refusals, interrupts, --in-place."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import PYTHON, cli_args, run_cli, signal_when, succeeded
+
+from treereduce_py.front import cli
+from treereduce_py.lang.filetree import FileTree
+
+pytestmark = pytest.mark.e2e
+
+# A package whose __main__ dies of a ZeroDivisionError in stats.mean, through report.py; the
+# other modules are there to be deleted or emptied.
+_PACKAGE = {
+    "__init__.py": "VERSION = '1.0'\n",
+    "__main__.py": "from shop import report\nprint(report.render([3, 4], []))\n",
+    "report.py": (
+        "from shop import stats, fmt\n\n\ndef render(*groups):\n"
+        "    return fmt.table([stats.mean(g) for g in groups])\n"
+    ),
+    "stats.py": (
+        "def mean(xs):\n    return sum(xs) / len(xs)\n\n\n"
+        "def spread(xs):\n    return max(xs) - min(xs)\n"
+    ),
+    "fmt.py": "def table(rows):\n    return '\\n'.join(f'{r:8.2f}' for r in rows)\n",
+    "units.py": "CENTS = 100\n\n\ndef euros(c):\n    return c / CENTS\n" * 3,
+    "README.txt": "The shop package: a report of sales.\n" * 10,
+}
+
+
+def _package(tmp_path: Path) -> tuple[Path, Path]:
+    """The package directory `shop` and its test script (interesting: the traceback ends in a
+    ZeroDivisionError raised in mean)."""
+    root = tmp_path / "shop"
+    root.mkdir()
+    for name, text in _PACKAGE.items():
+        (root / name).write_text(text)
+    test = tmp_path / "check.sh"
+    test.write_text(
+        '#!/bin/sh\ncd "$(dirname "$1")" || exit 2\n'
+        f'err=$({PYTHON} -S -B -m "$(basename "$1")" 2>&1 >/dev/null)\n'
+        'case $err in *"in mean"*ZeroDivisionError*) exit 0 ;; esac\nexit 1\n'
+    )
+    test.chmod(0o755)
+    return root, test
+
+
+def _interesting(tree: Path, test: Path, tmp_path: Path) -> bool:
+    """Run the test on a clean copy of `tree`, named as the test expects."""
+    clean = tmp_path / "clean" / "shop"
+    shutil.rmtree(clean.parent, ignore_errors=True)
+    shutil.copytree(tree, clean)
+    return subprocess.run([str(test), str(clean)], check=False).returncode == 0
+
+
+def test_a_python_package_is_reduced_into_dir_reduced(tmp_path: Path) -> None:
+    root, test = _package(tmp_path)
+    before = FileTree.read(root)
+    proc = run_cli([root.name, "-j", "2", "--json", "--", str(test), "@@"], cwd=tmp_path)
+    err = succeeded(proc)
+    out = tmp_path / "shop.reduced"
+    after = FileTree.read(out)
+    assert FileTree.read(root) == before  # the user's directory is untouched
+    assert _interesting(out, test, tmp_path)
+    assert "units.py" not in after.paths and "README.txt" not in after.paths
+    assert after.size < before.size / 2
+    assert "__pycache__" not in str(after.paths)  # what the test made in its copy is not kept
+    lines = [json.loads(line) for line in err.splitlines()]
+    files = {e["file"] for e in lines if "file" in e}
+    assert "." in files and "stats.py" in files
+
+
+def _main(args: list[object], capfd: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = cli.main([str(a) for a in args])
+    return code, capfd.readouterr().err
+
+
+def test_bad_directories_are_refused_with_one_line_and_exit_9(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "empty" / "sub").mkdir(parents=True)
+    code, err = _main(["empty", "--", "true", "@@"], capfd)
+    assert code == 9 and "no files to reduce" in err and len(err.strip().splitlines()) == 1
+    (tmp_path / "loop").mkdir()
+    (tmp_path / "loop" / "a.txt").write_text("a\n")
+    os.symlink("y", tmp_path / "loop" / "x")
+    os.symlink("x", tmp_path / "loop" / "y")
+    code, err = _main(["loop", "--", "true", "@@"], capfd)
+    assert code == 9 and "symlink loop" in err
+
+
+@pytest.mark.parametrize(
+    ("extra", "command", "says"),
+    [
+        (["--resume"], ["true", "@@"], "--resume does not work with a directory"),
+        (["-o", "-"], ["true", "@@"], "-o - does not work with a directory"),
+        (["-l", "c"], ["true", "@@"], "-l/--lang"),
+        ([], ["true"], "must name its copy with @@"),
+        ([], ["true", "@@.c"], "@@.EXT names a file"),
+        (["--in-place", "-o", "x"], ["true", "@@"], "give one"),
+        (["-o", "no/such/out"], ["true", "@@"], "no such directory: no/such"),
+        (["-o", "d/inside"], ["true", "@@"], "inside the input"),
+    ],
+)
+def test_what_a_directory_cannot_take_is_refused(
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    extra: list[str],
+    command: list[str],
+    says: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("a\n")
+    code, err = _main(["d", *extra, "--", *command], capfd)
+    assert code == 2 and says in err, err
+    assert not (tmp_path / "d.reduced").exists()
+
+
+def test_an_existing_output_needs_force_and_keep_needs_a_directory(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("a bug\n")
+    (tmp_path / "d.reduced").mkdir()
+    (tmp_path / "d.reduced" / "mine").write_text("the user's\n")
+    code, err = _main(["d", "--", "grep", "-rq", "bug", "@@"], capfd)
+    assert code == 2 and "output exists" in err
+    assert (tmp_path / "d.reduced" / "mine").read_text() == "the user's\n"
+    code, err = _main(["d", "--force", "-j", "1", "--", "grep", "-rq", "bug", "@@"], capfd)
+    assert code == 0, err
+    assert FileTree.read(tmp_path / "d.reduced").paths == ("a.txt",)
+    code, err = _main(["d/a.txt", "--keep", "*.txt", "--", "grep", "-q", "bug", "@@"], capfd)
+    assert code == 2 and "for a directory input" in err
+
+
+def test_in_place_replaces_the_directory_and_keep_pins_files(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    d = tmp_path / "d"
+    (d / "sub").mkdir(parents=True)
+    (d / "a.txt").write_text("one\ntwo bug three\nfour\n")
+    (d / "sub" / "b.txt").write_text("other words\n")
+    (d / "KEEP.md").write_text("pinned, never changed\n")
+    code, err = _main(
+        ["d", "--in-place", "--keep", "*.md", "-j", "1", "--", "grep", "-rq", "bug", "@@"], capfd
+    )
+    assert code == 0, err
+    assert FileTree.read(d).paths == ("KEEP.md", "a.txt")
+    assert (d / "KEEP.md").read_text() == "pinned, never changed\n"
+    assert b"bug" in (d / "a.txt").read_bytes() and len((d / "a.txt").read_bytes()) < 8
+    assert not (tmp_path / "d.reduced").exists()
+
+
+def test_sigterm_leaves_an_interesting_output(tmp_path: Path) -> None:
+    root, test = _package(tmp_path)
+    out = tmp_path / "shop.reduced"
+    proc = subprocess.Popen(
+        cli_args([root.name, "-j", "1", "--", str(test), "@@"]),
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    _, err = signal_when(proc, out.exists, signal.SIGTERM, waiting_for="a first output tree")
+    assert proc.returncode in (0, 130), err
+    if proc.returncode == 130:
+        assert b"the best tree so far is in" in err
+    assert _interesting(out, test, tmp_path)
