@@ -251,3 +251,16 @@ def test_a_stage_hands_over_after_a_pass_that_gains_little(polish: bool, passes:
     # Where rounds repeat (polish), the stage hands over after the small gain and comes back
     # next round; with one round (--fast), it runs on until a pass changes nothing.
     assert session.pass_number == passes
+
+
+def test_the_default_preset_keeps_a_chunk_alone_on_a_flat_list() -> None:
+    # Only a chunk by itself is interesting (before the marker = after it): no deletion of one
+    # chunk passes, so the lines stage must try the chunks alone (cdd.CDD.subsets).
+    src = b"alpha\nbeta\ngamma\ndelta\n=\nalpha\nbeta\ngamma\ndelta\n"
+
+    def mirrored(b: bytes) -> bool:
+        before, sep, after = b.partition(b"=")
+        return bool(sep) and before.strip() == after.strip()
+
+    result = reduce(src, language="text", test=mirrored, jobs=1)
+    assert result.reduced.strip() == b"="
