@@ -43,13 +43,15 @@ INPUTS: dict[str, tuple[str, tuple[str, ...]]] = {
     "lia.smt2": ("smtlib", ("smt-lia-config-disagree", "1", "3", "4")),
 }
 
-# Taken at 283d634, before the change.
+# Taken at 283d634, before the change; sort.cpp (191 nodes, at most hoists.ROOT_NODES) retaken
+# when every named node below the root's children was offered in place of the document, which
+# is the only difference (the lines with `Hoist(node=0, ...)` taken out, the dumps are equal).
 EXPECTED = {
     "inventory.py": "709990283bac9337",
     "crash.c": "eefa1cc84338a641",
     "wf.rs": "81b32a71f3398db8",
     "hrtb.rs": "8432c0b8c2a56f02",
-    "sort.cpp": "33023fbb0b6f050a",
+    "sort.cpp": "fa61abca51cb633f",
     "ledger.java": "931d2ab96d5b879a",
     "orders.js": "252207f938a70f09",
     "inventory.go": "e2c6de556831655a",

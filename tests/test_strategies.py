@@ -3,6 +3,7 @@ and the endgame without the syntax check."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -19,7 +20,7 @@ from treereduce_py.lang.syntax import NodeTable, count_errors
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import ENDGAME_TOKENS, Session, endgame_fits
 from treereduce_py.transform.facts import SyntaxFacts
-from treereduce_py.transform.hoists import Kinds, chi
+from treereduce_py.transform.hoists import ROOT_NODES, Kinds, chi, to_root
 from treereduce_py.transform.planners import LIST_MIN, TreePlanner
 from treereduce_py.transform.strategies import STRATEGIES, Stage
 
@@ -65,6 +66,35 @@ def test_chi_does_not_offer_incompatible_kinds() -> None:
     assert all(
         kinds.compatible("compound_statement", table.kind_name(i)) for i in chi(table, kinds, body)
     )
+
+
+def test_to_root_offers_nodes_below_the_roots_children_of_small_documents() -> None:
+    table = table_of("json", b'{"a": [1, {"b": 87}]}')
+    number = find(table, "number", b"87")
+    assert to_root(table, number)
+    assert not to_root(table, find(table, "object"))  # the root's child: deleting siblings
+    assert not to_root(table, 0)
+    big = table_of("json", b"[" + b", ".join([b"1"] * ROOT_NODES) + b", [87]]")
+    assert not to_root(big, find(big, "number", b"87"))
+
+
+def json_with(needle: bytes) -> Callable[[bytes], bool]:
+    def test(b: bytes) -> bool:
+        try:
+            json.loads(b)
+        except ValueError:
+            return False
+        return needle in b
+
+    return test
+
+
+@pytest.mark.parametrize("src", [b'{"":87}', b'{"a": [1, {"b": [87, 2]}], "c": 2}'])
+def test_a_value_deep_in_a_document_becomes_the_document(src: bytes) -> None:
+    # No ancestor of 87 is compatible with a number (JSON's grammar has no supertypes), so only
+    # a hoist to the root reaches it in the tree stage.
+    result = reduce(src, language="json", test=json_with(b"87"), jobs=1, polish=False)
+    assert result.reduced.strip() == b"87"
 
 
 def test_long_child_lists_use_chunks_and_short_ones_single_deletions() -> None:

@@ -21,7 +21,7 @@ from treereduce_py.edit.tasks import Drop, Hoist, Replace, Task
 from treereduce_py.lang.hints import CAPTURE, QueryMatches, Span
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.calls import redirect_tasks
-from treereduce_py.transform.hoists import Kinds, chi
+from treereduce_py.transform.hoists import Kinds, chi, to_root
 from treereduce_py.transform.names import inline_tasks, purge_tasks
 
 # The stage option that switches a capture's offers off (Stage.hoist, Stage.replace).
@@ -205,10 +205,12 @@ def _hoist_targets(parse: Parse) -> Found:
 
 
 def _after_chi(captured: Captured, node: int) -> Sequence[Task]:
-    """The grammar's hoists (chi), then those the query files add."""
+    """The grammar's hoists (chi), then those the query files add, then the node in place of
+    the whole document (hoists.to_root)."""
     parse = captured.parse
     grammar = [Hoist(node, d) for d in chi(parse.table, parse.kinds, node)]
-    return grammar + [t for t in captured.found.get(node, ()) if t not in grammar]
+    root = [Hoist(0, node)] if to_root(parse.table, node) else []
+    return grammar + [t for t in captured.found.get(node, ()) if t not in grammar] + root
 
 
 def _drops(parse: Parse) -> Found:
