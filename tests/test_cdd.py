@@ -21,6 +21,7 @@ from treereduce_py.edit.cdd import (
     DDMin,
     ListSchedule,
     Round,
+    by_weight,
     cdd,
     cdd_size,
     cdd_sizes,
@@ -390,3 +391,35 @@ def test_cdd_with_subsets_terminates_whatever_is_deleted(length: int, data: st.D
 def test_with_subsets_changes_only_cdd() -> None:
     assert with_subsets(cdd(0.2, adaptive=True)) == CDD(0.2, adaptive=True, subsets=True)
     assert with_subsets(ddmin()) == ddmin()
+
+
+# --- weighted splitting (WDD): a round recut by the elements' bytes ------------------------------
+
+
+@given(st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=80), st.data())
+@settings(max_examples=80)
+def test_by_weight_keeps_the_count_and_partitions_in_order(
+    weights: list[int], data: st.DataObject
+) -> None:
+    rnd = data.draw(st.sampled_from([r for r in (cdd().first(len(weights)),) if r is not None]))
+    recut = by_weight(rnd, weights)
+    assert len(recut.chunks) == len(rnd.chunks)
+    assert [i for chunk in recut.chunks for i in chunk] == list(range(len(weights)))
+    assert (recut.length, recut.complement, recut.counter) == (
+        rnd.length,
+        rnd.complement,
+        rnd.counter,
+    )
+
+
+def test_by_weight_gives_a_heavy_element_a_chunk_of_its_own() -> None:
+    # Ten elements, one of them as heavy as the other nine together: count splits 5 + 5, bytes
+    # split the heavy one from the rest.
+    weights = [10, 10, 10, 10, 90, 10, 10, 10, 10, 10]
+    rnd = Round(10, ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9)))
+    recut = by_weight(rnd, weights)
+    assert [sum(weights[i] for i in c) for c in recut.chunks] == [130, 50]
+    even = by_weight(Round(4, ((0, 1), (2, 3))), [5, 5, 5, 5])
+    assert even.chunks == ((0, 1), (2, 3))
+    subset = Round(4, ((0,), (2, 3)), complement=True)  # not a partition: left as it is
+    assert by_weight(subset, [1, 1, 1, 1]) == subset

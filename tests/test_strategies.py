@@ -12,6 +12,7 @@ import pytest
 from conftest import gcc_warns_test
 
 from treereduce_py import reduce
+from treereduce_py.edit.cdd import ListSchedule, cdd
 from treereduce_py.edit.tasks import Delete, DeleteChunk, Hoist
 from treereduce_py.events import PassChange
 from treereduce_py.judge.oracle import CallableOracle, CommandOracle
@@ -294,3 +295,24 @@ def test_the_default_preset_keeps_a_chunk_alone_on_a_flat_list() -> None:
 
     result = reduce(src, language="text", test=mirrored, jobs=1)
     assert result.reduced.strip() == b"="
+
+
+def test_wdd_cuts_a_child_list_by_bytes() -> None:
+    # One long function among small statements: by count, the first round's two halves differ
+    # tenfold in bytes; by bytes, the function is a chunk of its own.
+    body = "".join(f"    v{i} = {i}\n" for i in range(40))
+    src = ("".join(f"a{i} = {i}\n" for i in range(12)) + f"def big():\n{body}").encode()
+    src += "".join(f"b{i} = {i}\n" for i in range(12)).encode()
+    table = table_of("python", src)
+
+    def first_chunks(schedule: ListSchedule) -> list[int]:
+        tasks = TreePlanner(table, facts_of("python", table), schedule).explore(0)
+        chunks = [t for t in tasks if isinstance(t, DeleteChunk)]
+        return [sum(table.size(n) for n in t.nodes) for t in chunks]
+
+    by_count, by_bytes = (
+        first_chunks(cdd(adaptive=True)),
+        first_chunks(cdd(adaptive=True, by_bytes=True)),
+    )
+    assert len(by_count) == len(by_bytes) >= 2
+    assert max(by_bytes) - min(by_bytes) < max(by_count) - min(by_count)

@@ -33,6 +33,11 @@ sees the deletions that earlier ones committed only when the engine rebases it. 
 this is exactly the paper's sequential loop. The schedule needs only the set of indices actually
 deleted.
 
+Weighted splitting (WDD: Zhou et al., "Weighted Delta Debugging", ICSE 2025). A round's chunks
+are cut by count; with `by_bytes`, the planner recuts each round of consecutive chunks into as
+many chunks of about equal bytes (`by_weight`), so one long function does not share a chunk's
+fate with nine one-line declarations. The schedule itself still sees only indices.
+
 Departures from the paper, each to avoid a test whose answer is already known:
 
 * CDD skips a round whose partition would repeat the previous round's on an unchanged list. This
@@ -45,8 +50,10 @@ Departures from the paper, each to avoid a test whose answer is already known:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Protocol
 
@@ -189,6 +196,8 @@ class CDD:
     adaptive: bool = False
     # After a fruitless round of 3..SUBSET_MAX chunks, try each chunk alone (ddmin's subsets).
     subsets: bool = False
+    # The planner recuts each round by the elements' sizes (`by_weight`).
+    by_bytes: bool = False
 
     def __post_init__(self) -> None:
         _check_p0(self.p0)
@@ -237,13 +246,37 @@ class CDD:
         return Round(length, _consecutive_chunks(length, size), counter=round_number)
 
 
-def cdd(p0: float = DEFAULT_P0, adaptive: bool = False, subsets: bool = False) -> CDD:
-    """The CDD schedule with initial probability `p0` (see `CDD.first` for `adaptive` and
-    `CDD.next` for `subsets`).
+def cdd(
+    p0: float = DEFAULT_P0, adaptive: bool = False, subsets: bool = False, by_bytes: bool = False
+) -> CDD:
+    """The CDD schedule with initial probability `p0` (see `CDD.first` for `adaptive`,
+    `CDD.next` for `subsets`, `by_weight` for `by_bytes`).
 
     Raises ValueError if p0 is not strictly between 0 and 1.
     """
-    return CDD(p0, adaptive, subsets)
+    return CDD(p0, adaptive, subsets, by_bytes)
+
+
+def by_weight(rnd: Round, weights: Sequence[int]) -> Round:
+    """`rnd` with its chunks recut to the same number of consecutive chunks of about equal total
+    weight (each at least one element); a round whose chunks are not consecutive and cover the
+    whole list is returned unchanged.
+
+    Raises ValueError if there is not one weight per element.
+    """
+    if len(weights) != rnd.length:
+        raise ValueError(f"{len(weights)} weights for a list of {rnd.length}")
+    k, n = len(rnd.chunks), rnd.length
+    if k <= 1 or [i for chunk in rnd.chunks for i in chunk] != list(range(n)):
+        return rnd
+    prefix = list(itertools.accumulate(weights))
+    bounds = [0]
+    for j in range(1, k):
+        cut = bisect.bisect_left(prefix, prefix[-1] * j / k) + 1
+        bounds.append(min(max(cut, bounds[-1] + 1), n - (k - j)))
+    bounds.append(n)
+    chunks = tuple(tuple(range(a, b)) for a, b in itertools.pairwise(bounds))
+    return Round(n, chunks, rnd.complement, rnd.counter)
 
 
 def with_subsets(schedule: ListSchedule) -> ListSchedule:

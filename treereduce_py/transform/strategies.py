@@ -29,12 +29,14 @@ from treereduce_py.transform.planners import (
 TableKind = Literal["syntax", "lines", "tokens"]
 
 PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "merge", "pairs"]
-ScheduleName = Literal["cdd", "ddmin"]
+ScheduleName = Literal["cdd", "ddmin", "wdd"]
 StageOption = Literal["schedule", "hoist", "replace"]
 
 SCHEDULES: dict[ScheduleName, Callable[[float], ListSchedule]] = {
     "cdd": lambda p0: cdd(p0, adaptive=True),
     "ddmin": lambda p0: ddmin(),
+    # CDD with each round's chunks cut by bytes (WDD): off by default until it pays.
+    "wdd": lambda p0: cdd(p0, adaptive=True, by_bytes=True),
 }
 
 
