@@ -77,6 +77,10 @@ def test_to_root_offers_nodes_below_the_roots_children_of_small_documents() -> N
     assert not to_root(table, 0)
     big = table_of("json", b"[" + b", ".join([b"1"] * ROOT_NODES) + b", [87]]")
     assert not to_root(big, find(big, "number", b"87"))
+    two = table_of("python", b"x = f(87)\ny = 2\n")  # two items: no root hoists
+    assert not to_root(two, find(two, "integer", b"87"))
+    one = table_of("python", b"x = f(87)\n")
+    assert to_root(one, find(one, "integer", b"87"))
 
 
 def json_with(needle: bytes) -> Callable[[bytes], bool]:
