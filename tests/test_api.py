@@ -190,7 +190,7 @@ def test_output_never_larger_and_always_interesting(parts: list[bytes], jobs: in
     assert result.reduced in pred.yes or result.reduced == src
 
 
-@pytest.mark.parametrize("algorithm", ["cdd", "ddmin"])
+@pytest.mark.parametrize("algorithm", ["cdd", "ddmin", "wdd"])
 def test_list_algorithm_can_be_chosen_for_comparison(algorithm: str) -> None:
     src = b"".join(b"v%02d = %d\n" % (i, i) for i in range(30))
     pred = Recorder((b"v07 =", b"v21 ="))

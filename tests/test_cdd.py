@@ -17,14 +17,17 @@ from treereduce_py.edit.cdd import (
     CDD,
     DEFAULT_P0,
     GROWTH,
+    SUBSET_MAX,
     DDMin,
     ListSchedule,
     Round,
+    by_weight,
     cdd,
     cdd_size,
     cdd_sizes,
     ddmin,
     simulate,
+    with_subsets,
 )
 
 Predicate = Callable[[tuple[int, ...]], bool]
@@ -171,6 +174,21 @@ def ddmin_round_bound(length: int) -> int:
     return (length + 1) * 2 * (math.ceil(math.log2(max(length, 2))) + 2)
 
 
+def draw_deleted(data: st.DataObject, current: Round) -> frozenset[int]:
+    """What a round deleted, drawn: any chunks of a deletion round, or everything but one chunk
+    (or nothing) of a subset round."""
+    if current.complement:
+        winner = data.draw(st.none() | st.sampled_from(current.chunks))
+        kept = set(range(current.length)) if winner is None else set(winner)
+        return frozenset(set(range(current.length)) - kept)
+    wins = data.draw(
+        st.lists(st.booleans(), min_size=len(current.chunks), max_size=len(current.chunks))
+    )
+    return frozenset(
+        i for chunk, win in zip(current.chunks, wins, strict=True) if win for i in chunk
+    )
+
+
 @given(
     st.integers(min_value=0, max_value=300),
     st.floats(min_value=1e-3, max_value=0.9),
@@ -192,12 +210,7 @@ def test_cdd_rounds_partition_and_terminate_whatever_is_deleted(
             assert current.counter > previous.counter
             if not previous_deleted:
                 assert current.chunks != previous.chunks  # never the same round twice
-        wins = data.draw(
-            st.lists(st.booleans(), min_size=len(current.chunks), max_size=len(current.chunks))
-        )
-        deleted = frozenset(
-            i for chunk, win in zip(current.chunks, wins, strict=True) if win for i in chunk
-        )
+        deleted = draw_deleted(data, current)
         previous, previous_deleted = current, deleted
         current = schedule.next(current, deleted)
     if previous is not None and previous.length > len(previous_deleted):
@@ -216,18 +229,7 @@ def test_ddmin_rounds_partition_and_terminate_whatever_is_deleted(
         rounds += 1
         assert rounds <= ddmin_round_bound(length)
         check_ddmin_round(current)
-        if current.complement:
-            winner = data.draw(st.none() | st.sampled_from(current.chunks))
-            kept = set(range(current.length)) if winner is None else set(winner)
-            deleted = frozenset(set(range(current.length)) - kept)
-        else:
-            wins = data.draw(
-                st.lists(st.booleans(), min_size=len(current.chunks), max_size=len(current.chunks))
-            )
-            deleted = frozenset(
-                i for chunk, win in zip(current.chunks, wins, strict=True) if win for i in chunk
-            )
-        current = schedule.next(current, deleted)
+        current = schedule.next(current, draw_deleted(data, current))
 
 
 # --- simulation on monotone predicates ----------------------------------------------------------
@@ -328,3 +330,96 @@ def test_schedules_are_values() -> None:
     assert schedule.next(first, frozenset()) == schedule.next(first, frozenset())
     assert cdd() == CDD(DEFAULT_P0)
     assert ddmin() == DDMin()
+
+
+# --- subsets: each chunk alone, after a fruitless CDD round ---------------------------------
+
+
+def mirrored(half: int) -> tuple[int, Predicate]:
+    """A list `0 .. half-1, M, 0 .. half-1` and its predicate: the marker M is kept and what
+    is kept before it equals what is kept after it. Deleting any one chunk that leaves M breaks
+    the equality, so only a chunk kept alone (M, or a stretch symmetric around it) passes."""
+    values = [*range(half), -1, *range(half)]
+
+    def interesting(kept: tuple[int, ...]) -> bool:
+        if half not in kept:
+            return False
+        seen = [values[i] for i in kept]
+        m = kept.index(half)
+        return seen[:m] == seen[m + 1 :]
+
+    return len(values), interesting
+
+
+@pytest.mark.parametrize("half", [2, 4, 7])
+def test_only_subsets_reduce_a_list_whose_one_chunk_alone_passes(half: int) -> None:
+    length, interesting = mirrored(half)
+    assert simulate(cdd(), length, interesting).kept == tuple(range(length))
+    result = simulate(cdd(subsets=True), length, interesting)
+    assert result.kept == (half,)
+    assert any(r.complement for r in result.rounds)
+    assert simulate(ddmin(), length, interesting).kept == (half,)
+
+
+@given(list_and_target(), st.floats(min_value=1e-3, max_value=0.9))
+@settings(max_examples=80)
+def test_subset_rounds_follow_only_fruitless_rounds_and_keep_the_target(
+    case: tuple[int, set[int]], p0: float
+) -> None:
+    length, target = case
+    result = simulate(cdd(p0, subsets=True), length, contains(target))
+    assert result.kept == tuple(sorted(target))
+    for earlier, later in itertools.pairwise(result.rounds):
+        if later.complement:
+            assert not earlier.complement and later.chunks == earlier.chunks
+            assert later.length == earlier.length  # the round before deleted nothing
+            assert 3 <= len(later.chunks) <= SUBSET_MAX
+
+
+@given(st.integers(min_value=0, max_value=200), st.data())
+@settings(max_examples=60)
+def test_cdd_with_subsets_terminates_whatever_is_deleted(length: int, data: st.DataObject) -> None:
+    schedule = cdd(adaptive=True, subsets=True)
+    current = schedule.first(length)
+    rounds = 0
+    while current is not None:
+        rounds += 1
+        assert rounds <= 4 * (length + 1) * (final_round_number(DEFAULT_P0) + 10)
+        current = schedule.next(current, draw_deleted(data, current))
+
+
+def test_with_subsets_changes_only_cdd() -> None:
+    assert with_subsets(cdd(0.2, adaptive=True)) == CDD(0.2, adaptive=True, subsets=True)
+    assert with_subsets(ddmin()) == ddmin()
+
+
+# --- weighted splitting (WDD): a round recut by the elements' bytes ------------------------------
+
+
+@given(st.lists(st.integers(min_value=0, max_value=1000), min_size=1, max_size=80), st.data())
+@settings(max_examples=80)
+def test_by_weight_keeps_the_count_and_partitions_in_order(
+    weights: list[int], data: st.DataObject
+) -> None:
+    rnd = data.draw(st.sampled_from([r for r in (cdd().first(len(weights)),) if r is not None]))
+    recut = by_weight(rnd, weights)
+    assert len(recut.chunks) == len(rnd.chunks)
+    assert [i for chunk in recut.chunks for i in chunk] == list(range(len(weights)))
+    assert (recut.length, recut.complement, recut.counter) == (
+        rnd.length,
+        rnd.complement,
+        rnd.counter,
+    )
+
+
+def test_by_weight_gives_a_heavy_element_a_chunk_of_its_own() -> None:
+    # Ten elements, one of them as heavy as the other nine together: count splits 5 + 5, bytes
+    # split the heavy one from the rest.
+    weights = [10, 10, 10, 10, 90, 10, 10, 10, 10, 10]
+    rnd = Round(10, ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9)))
+    recut = by_weight(rnd, weights)
+    assert [sum(weights[i] for i in c) for c in recut.chunks] == [130, 50]
+    even = by_weight(Round(4, ((0, 1), (2, 3))), [5, 5, 5, 5])
+    assert even.chunks == ((0, 1), (2, 3))
+    subset = Round(4, ((0,), (2, 3)), complement=True)  # not a partition: left as it is
+    assert by_weight(subset, [1, 1, 1, 1]) == subset

@@ -18,12 +18,15 @@ TREE = Stage("tree", "syntax", "tree")
 
 
 def hoisted(lang: str, src: bytes) -> dict[bytes, list[bytes]]:
-    """What each node a hoist pattern captures may become, as the tree planner offers it."""
+    """What each node a hoist pattern captures may become, as the tree planner offers it (the
+    node itself in place of the whole document, hoists.to_root, aside)."""
     table, facts, _ = prepare(TREE, src, lang, ())
     planner = TreePlanner(table, facts)
     return {
         table.text(n): [
-            table.text(h.target) for h in planner.alternatives(n) if isinstance(h, Hoist)
+            table.text(h.target)
+            for h in planner.alternatives(n)
+            if isinstance(h, Hoist) and h.node == n
         ]
         for n in facts.captured("hoist")
     }

@@ -24,6 +24,7 @@ from treereduce_py.edit.tasks import (
 )
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.transform.captures import Captured
 from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.names import RenamePlanner
 from treereduce_py.transform.planners import TreePlanner
@@ -216,8 +217,9 @@ def test_the_tree_planner_uses_the_rules_instead_of_generic_guesses() -> None:
     table, rules = rules_of(SCRIPT)
     facts = SyntaxFacts.build(table, None, lang="smtlib")
     assert facts.deletable is not None and facts.names == rules.names
-    # The rules plug in last, after the captures they keep (the query files' @replace).
-    assert [type(offer).__name__ for _, offer in facts.offers] == ["Captured", "SmtRules"]
+    # The rules plug in last, after the captures they keep (the query files' @replace, @trim).
+    kept = [o.capture.name for _, o in facts.offers if isinstance(o, Captured)]
+    assert kept == ["replace", "trim"] and isinstance(facts.offers[-1][1], SmtRules)
     planner = TreePlanner(table, facts)
     tasks = list(planner.explore(0))
     # Every task stays within what the rules allow: no `()` for a list, no hoist by kind.

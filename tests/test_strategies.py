@@ -3,6 +3,7 @@ and the endgame without the syntax check."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,7 @@ import pytest
 from conftest import gcc_warns_test
 
 from treereduce_py import reduce
+from treereduce_py.edit.cdd import ListSchedule, cdd
 from treereduce_py.edit.tasks import Delete, DeleteChunk, Hoist
 from treereduce_py.events import PassChange
 from treereduce_py.judge.oracle import CallableOracle, CommandOracle
@@ -19,7 +21,7 @@ from treereduce_py.lang.syntax import NodeTable, count_errors
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import ENDGAME_TOKENS, Session, endgame_fits
 from treereduce_py.transform.facts import SyntaxFacts
-from treereduce_py.transform.hoists import Kinds, chi
+from treereduce_py.transform.hoists import ROOT_NODES, Kinds, chi, to_root
 from treereduce_py.transform.planners import LIST_MIN, TreePlanner
 from treereduce_py.transform.strategies import STRATEGIES, Stage
 
@@ -65,6 +67,39 @@ def test_chi_does_not_offer_incompatible_kinds() -> None:
     assert all(
         kinds.compatible("compound_statement", table.kind_name(i)) for i in chi(table, kinds, body)
     )
+
+
+def test_to_root_offers_nodes_below_the_roots_children_of_small_documents() -> None:
+    table = table_of("json", b'{"a": [1, {"b": 87}]}')
+    number = find(table, "number", b"87")
+    assert to_root(table, number)
+    assert not to_root(table, find(table, "object"))  # the root's child: deleting siblings
+    assert not to_root(table, 0)
+    big = table_of("json", b"[" + b", ".join([b"1"] * ROOT_NODES) + b", [87]]")
+    assert not to_root(big, find(big, "number", b"87"))
+    two = table_of("python", b"x = f(87)\ny = 2\n")  # two items: no root hoists
+    assert not to_root(two, find(two, "integer", b"87"))
+    one = table_of("python", b"x = f(87)\n")
+    assert to_root(one, find(one, "integer", b"87"))
+
+
+def json_with(needle: bytes) -> Callable[[bytes], bool]:
+    def test(b: bytes) -> bool:
+        try:
+            json.loads(b)
+        except ValueError:
+            return False
+        return needle in b
+
+    return test
+
+
+@pytest.mark.parametrize("src", [b'{"":87}', b'{"a": [1, {"b": [87, 2]}], "c": 2}'])
+def test_a_value_deep_in_a_document_becomes_the_document(src: bytes) -> None:
+    # No ancestor of 87 is compatible with a number (JSON's grammar has no supertypes), so only
+    # a hoist to the root reaches it in the tree stage.
+    result = reduce(src, language="json", test=json_with(b"87"), jobs=1, polish=False)
+    assert result.reduced.strip() == b"87"
 
 
 def test_long_child_lists_use_chunks_and_short_ones_single_deletions() -> None:
@@ -258,3 +293,37 @@ def test_a_stage_hands_over_after_a_pass_that_gains_little(polish: bool, passes:
     # Where rounds repeat (polish), the stage hands over after the small gain and comes back
     # next round; with one round (--fast), it runs on until a pass changes nothing.
     assert session.pass_number == passes
+
+
+def test_the_default_preset_keeps_a_chunk_alone_on_a_flat_list() -> None:
+    # Only a chunk by itself is interesting (before the marker = after it): no deletion of one
+    # chunk passes, so the lines stage must try the chunks alone (cdd.CDD.subsets).
+    src = b"alpha\nbeta\ngamma\ndelta\n=\nalpha\nbeta\ngamma\ndelta\n"
+
+    def mirrored(b: bytes) -> bool:
+        before, sep, after = b.partition(b"=")
+        return bool(sep) and before.strip() == after.strip()
+
+    result = reduce(src, language="text", test=mirrored, jobs=1)
+    assert result.reduced.strip() == b"="
+
+
+def test_wdd_cuts_a_child_list_by_bytes() -> None:
+    # One long function among small statements: by count, the first round's two halves differ
+    # tenfold in bytes; by bytes, the function is a chunk of its own.
+    body = "".join(f"    v{i} = {i}\n" for i in range(40))
+    src = ("".join(f"a{i} = {i}\n" for i in range(12)) + f"def big():\n{body}").encode()
+    src += "".join(f"b{i} = {i}\n" for i in range(12)).encode()
+    table = table_of("python", src)
+
+    def first_chunks(schedule: ListSchedule) -> list[int]:
+        tasks = TreePlanner(table, facts_of("python", table), schedule).explore(0)
+        chunks = [t for t in tasks if isinstance(t, DeleteChunk)]
+        return [sum(table.size(n) for n in t.nodes) for t in chunks]
+
+    by_count, by_bytes = (
+        first_chunks(cdd(adaptive=True)),
+        first_chunks(cdd(adaptive=True, by_bytes=True)),
+    )
+    assert len(by_count) == len(by_bytes) >= 2
+    assert max(by_bytes) - min(by_bytes) < max(by_count) - min(by_count)

@@ -13,6 +13,9 @@
 ((number_literal) @replace (#set! replacement "1"))
 ((char_literal) @replace (#set! replacement "0"))
 ((string_literal) @replace (#set! replacement "\"\""))
+; Inside literals (transform/tokens.py): a string's contents halved, a number to 0 or 1.
+(string_literal) @trim
+(number_literal) @trim
 ((concatenated_string) @replace (#set! replacement "\"\""))
 
 ; Lists: no arguments, no parameters.

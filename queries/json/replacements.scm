@@ -8,3 +8,6 @@
 ((array) @replace (#set! replacement "[]"))
 ((string) @replace (#set! replacement "\"\""))
 ((number) @replace (#set! replacement "0"))
+; Inside literals (transform/tokens.py): a string's contents halved, a number to 0 or 1.
+(string) @trim
+(number) @trim

@@ -12,6 +12,10 @@
 ((float) @replace (#set! replacement "0"))
 ((string) @replace (#set! replacement "\"\""))
 ((concatenated_string) @replace (#set! replacement "\"\""))
+; Inside literals (transform/tokens.py): a string's contents halved, a number to 0 or 1.
+(string) @trim
+(integer) @trim
+(float) @trim
 ((list) @replace (#set! replacement "[]"))
 ((list_comprehension) @replace (#set! replacement "[]"))
 ((dictionary) @replace (#set! replacement "{}"))

@@ -16,6 +16,11 @@
 ((float_literal) @replace (#set! replacement "0.0"))
 ((string_literal) @replace (#set! replacement "\"\""))
 ((raw_string_literal) @replace (#set! replacement "\"\""))
+; Inside literals (transform/tokens.py): a string's contents halved, an integer to 0 or 1
+; (not a float: it would stop being one).
+(string_literal) @trim
+(raw_string_literal) @trim
+(integer_literal) @trim
 ((char_literal) @replace (#set! replacement "'a'"))
 ((array_expression) @replace (#set! replacement "[]"))
 

@@ -16,6 +16,10 @@
 ((number) @replace (#set! replacement "1"))
 ((string) @replace (#set! replacement "\"\""))
 ((template_string) @replace (#set! replacement "\"\""))
+; Inside literals (transform/tokens.py): a string's contents halved, a number to 0 or 1.
+(string) @trim
+(template_string) @trim
+(number) @trim
 
 ; Lists: no arguments, no parameters.
 ((arguments) @replace (#set! replacement "()"))

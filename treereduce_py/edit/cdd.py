@@ -15,7 +15,11 @@ Two schedules:
   cuts the list into consecutive chunks of size s_r (the last may be smaller) and tries deleting
   each chunk once. s_r depends on r and the initial probability p0 only; it is the size ProbDD
   would pick by maximising its expected reduction gain (section III-B, Finding 2). There are no
-  complement tests and no revisits, and CDD stops after the round whose size is 1.
+  complement tests and no revisits, and CDD stops after the round whose size is 1. With
+  `subsets` (the flat lists of lines and tokens), a round of three to `SUBSET_MAX` chunks that
+  deleted nothing is followed by ddmin's subset round over the same chunks (each kept alone):
+  a list where only one chunk by itself is interesting (text before a marker equal to the text
+  after it) is otherwise left whole, since deleting any one chunk breaks it.
 * **ddmin** (Zeller and Hildebrandt, TSE 2002): granularity k starts at 2; try keeping only one
   chunk ("subsets"), then deleting one chunk ("complements"); double k when neither works; stop
   when k has reached the length and nothing more can be deleted. It backs the `--strategy ddmin`
@@ -29,6 +33,11 @@ sees the deletions that earlier ones committed only when the engine rebases it. 
 this is exactly the paper's sequential loop. The schedule needs only the set of indices actually
 deleted.
 
+Weighted splitting (WDD: Zhou et al., "Weighted Delta Debugging", ICSE 2025). A round's chunks
+are cut by count; with `by_bytes`, the planner recuts each round of consecutive chunks into as
+many chunks of about equal bytes (`by_weight`), so one long function does not share a chunk's
+fate with nine one-line declarations. The schedule itself still sees only indices.
+
 Departures from the paper, each to avoid a test whose answer is already known:
 
 * CDD skips a round whose partition would repeat the previous round's on an unchanged list. This
@@ -41,9 +50,11 @@ Departures from the paper, each to avoid a test whose answer is already known:
 
 from __future__ import annotations
 
+import bisect
+import itertools
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 # ProbDD's initial probability for program reduction: the paper uses 0.1 on its C compiler-bug and
@@ -52,6 +63,10 @@ DEFAULT_P0 = 0.1
 
 # Per-round growth of the probability, as written in Algorithm 2 line 19 (Eq. 7: 1/(1 - e^-1)).
 GROWTH = 1.582
+
+# CDD's subset rounds (`subsets`) run only over rounds of at most this many chunks: keeping one
+# line of a hundred alone almost never passes, and would cost a test per line.
+SUBSET_MAX = 16
 
 # Relative tolerance for comparing two expected gains: exact ties (p = 1/(s+1)) must read as ties
 # even though p0 = 0.1 is not exact in binary.
@@ -179,6 +194,10 @@ class CDD:
     p0: float = DEFAULT_P0
     # Long lists start from a smaller probability, so the first chunks are about half the list.
     adaptive: bool = False
+    # After a fruitless round of 3..SUBSET_MAX chunks, try each chunk alone (ddmin's subsets).
+    subsets: bool = False
+    # The planner recuts each round by the elements' sizes (`by_weight`).
+    by_bytes: bool = False
 
     def __post_init__(self) -> None:
         _check_p0(self.p0)
@@ -201,8 +220,18 @@ class CDD:
         return self._round(length, start)
 
     def next(self, previous: Round, deleted: frozenset[int]) -> Round | None:
-        """Round r + 1 on what is left; None after the size-1 round or once the list is empty."""
+        """Round r + 1 on what is left; None after the size-1 round or once the list is empty.
+
+        With `subsets`, a fruitless round of 3 to SUBSET_MAX chunks is first followed by its
+        subset round (same chunks, same counter); a chunk kept alone is reduced afresh from
+        `first`, and a fruitless subset round goes on as its deletion round would have.
+        """
         length = _remaining_length(previous, deleted)
+        if previous.complement and deleted:
+            return self.first(length)
+        fruitless = not previous.complement and not deleted
+        if self.subsets and fruitless and 3 <= len(previous.chunks) <= SUBSET_MAX:
+            return Round(previous.length, previous.chunks, True, previous.counter)
         round_number = previous.counter
         last_chunk_size = min(_size(round_number, self.p0), previous.length)
         while length > 0 and _size(round_number, self.p0) > 1:
@@ -217,12 +246,42 @@ class CDD:
         return Round(length, _consecutive_chunks(length, size), counter=round_number)
 
 
-def cdd(p0: float = DEFAULT_P0, adaptive: bool = False) -> CDD:
-    """The CDD schedule with initial probability `p0` (see `CDD.first` for `adaptive`).
+def cdd(
+    p0: float = DEFAULT_P0, adaptive: bool = False, subsets: bool = False, by_bytes: bool = False
+) -> CDD:
+    """The CDD schedule with initial probability `p0` (see `CDD.first` for `adaptive`,
+    `CDD.next` for `subsets`, `by_weight` for `by_bytes`).
 
     Raises ValueError if p0 is not strictly between 0 and 1.
     """
-    return CDD(p0, adaptive)
+    return CDD(p0, adaptive, subsets, by_bytes)
+
+
+def by_weight(rnd: Round, weights: Sequence[int]) -> Round:
+    """`rnd` with its chunks recut to the same number of consecutive chunks of about equal total
+    weight (each at least one element); a round whose chunks are not consecutive and cover the
+    whole list is returned unchanged.
+
+    Raises ValueError if there is not one weight per element.
+    """
+    if len(weights) != rnd.length:
+        raise ValueError(f"{len(weights)} weights for a list of {rnd.length}")
+    k, n = len(rnd.chunks), rnd.length
+    if k <= 1 or [i for chunk in rnd.chunks for i in chunk] != list(range(n)):
+        return rnd
+    prefix = list(itertools.accumulate(weights))
+    bounds = [0]
+    for j in range(1, k):
+        cut = bisect.bisect_left(prefix, prefix[-1] * j / k) + 1
+        bounds.append(min(max(cut, bounds[-1] + 1), n - (k - j)))
+    bounds.append(n)
+    chunks = tuple(tuple(range(a, b)) for a, b in itertools.pairwise(bounds))
+    return Round(n, chunks, rnd.complement, rnd.counter)
+
+
+def with_subsets(schedule: ListSchedule) -> ListSchedule:
+    """`schedule`, trying chunks alone where it is CDD (ddmin already does)."""
+    return replace(schedule, subsets=True) if isinstance(schedule, CDD) else schedule
 
 
 def cdd_sizes(length: int, p0: float = DEFAULT_P0) -> tuple[int, ...]:

@@ -195,8 +195,9 @@ def _add_passes(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--list-algorithm",
-        choices=("cdd", "ddmin"),
-        help="reduce every child list with this algorithm (default: the preset's; for comparisons)",
+        choices=("cdd", "ddmin", "wdd"),
+        help="reduce every child list with this algorithm (default: the preset's; for "
+        "comparisons); wdd: CDD with chunks of about equal bytes",
     )
     p.add_argument(
         "--cdd-p0",

@@ -1,6 +1,7 @@
 """Query captures as plug-ins: what a capture in the query files lets the tree planner try.
 
-A query file marks nodes with captures (hints.py): `@replace` with a shorter fragment, `@drop`,
+A query file marks nodes with captures (hints.py): `@replace` with a shorter fragment, `@trim`
+(a literal shortened inside), `@drop`,
 `@inline`, `@define`, `@call`, `@hoist`. What a capture means lives in one `Capture`
 registered here: its name and the parts its patterns must also capture (so that a broken file
 is refused with its line), what it extracts from the matches of one parse (node -> the tasks it
@@ -21,8 +22,9 @@ from treereduce_py.edit.tasks import Drop, Hoist, Replace, Task
 from treereduce_py.lang.hints import CAPTURE, QueryMatches, Span
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.calls import redirect_tasks
-from treereduce_py.transform.hoists import Kinds, chi
+from treereduce_py.transform.hoists import Kinds, chi, to_root
 from treereduce_py.transform.names import inline_tasks, purge_tasks
+from treereduce_py.transform.tokens import trims
 
 # The stage option that switches a capture's offers off (Stage.hoist, Stage.replace).
 Switch = Literal["hoist", "replace"]
@@ -196,6 +198,15 @@ def _with_smallest(captured: Captured, node: int) -> Sequence[Task]:
     return captured.found.get(node, ())
 
 
+def _trims(parse: Parse) -> Found:
+    """@trim: a string or number literal shortened inside (tokens.trims)."""
+    found: dict[int, tuple[Task, ...]] = {}
+    for (node,) in parse.nodes("trim"):
+        if tasks := tuple(Replace(node, text) for text in trims(parse.table, node)):
+            found[node] = tasks
+    return found
+
+
 def _hoist_targets(parse: Parse) -> Found:
     """@hoist: the descendants (@hoist.target) a node may become, smaller than it."""
     table = parse.table
@@ -207,10 +218,12 @@ def _hoist_targets(parse: Parse) -> Found:
 
 
 def _after_chi(captured: Captured, node: int) -> Sequence[Task]:
-    """The grammar's hoists (chi), then those the query files add."""
+    """The grammar's hoists (chi), then those the query files add, then the node in place of
+    the whole document (hoists.to_root)."""
     parse = captured.parse
     grammar = [Hoist(node, d) for d in chi(parse.table, parse.kinds, node)]
-    return grammar + [t for t in captured.found.get(node, ()) if t not in grammar]
+    root = [Hoist(0, node)] if to_root(parse.table, node) else []
+    return grammar + [t for t in captured.found.get(node, ()) if t not in grammar] + root
 
 
 def _drops(parse: Parse) -> Found:
@@ -252,6 +265,7 @@ def _redirects(parse: Parse) -> Found:
 
 
 register(Capture(CAPTURE, _replacements, offer=_with_smallest))
+register(Capture("trim", _trims))
 register(Capture("hoist", _hoist_targets, ("hoist.target",), _after_chi, switch="hoist"))
 register(Capture("drop", _drops, explores=True))
 register(Capture("inline", _inlines, ("inline.name", "inline.value")))

@@ -7,6 +7,13 @@ supertype (two kinds of C `expression`), or two statement-like kinds where the g
 statements under no common supertype (Python's simple and compound ones). chi(n) is the nearest
 such descendants; a hoist the grammar does not allow there after all is caught by the syntax
 check before any test runs.
+
+A node may also stand for the whole document (`{"": 87}` becomes `87`): hoisting it to the
+root skips its ancestor chain at once, where a hoist by kind would need every ancestor on the
+way to be compatible with it. Whether the grammar allows it there is left to the syntax check,
+which refuses it without a test; the cost in tests is bounded by offering it only in documents
+of at most `ROOT_NODES` nodes, as the tree stage's later passes are, that are one item (a JSON
+value, an expression): where a document has several items, deleting all but one does the rest.
 """
 
 from __future__ import annotations
@@ -19,6 +26,9 @@ from treereduce_py.lang.syntax import NodeTable
 
 # Hoisting candidates per node: the nearest compatible descendants, at most this many.
 MAX_HOISTS = 4
+
+# Hoisting to the root is offered only in documents of at most this many nodes.
+ROOT_NODES = 256
 
 _STATEMENT_SUFFIXES = ("statement", "definition", "declaration")
 
@@ -71,3 +81,15 @@ def chi(table: NodeTable, kinds: Kinds, node: int, limit: int = MAX_HOISTS) -> l
         stack.extend(reversed(list(table.children(i))))
     found.sort(key=lambda i: (-table.depth[i], i))
     return found[:limit]
+
+
+def to_root(table: NodeTable, node: int) -> bool:
+    """May `node` be offered in place of the whole document (the root)? In a document of at most
+    ROOT_NODES nodes that is one item (the root has one named child, as a JSON document has one
+    value), a named node with text below that item. A document of several items gets none: in a
+    JavaScript program any expression is a program, and each would cost a test."""
+    if len(table) > ROOT_NODES or not table.named[node] or table.depth[node] < 2:
+        return False
+    if sum(1 for c in table.children(0) if table.named[c]) != 1:
+        return False
+    return 0 < table.size(node) < table.size(0)

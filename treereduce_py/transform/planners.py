@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from treereduce_py.edit.cdd import ListSchedule, Round, cdd, ddmin
+from treereduce_py.edit.cdd import CDD, ListSchedule, Round, by_weight, cdd, ddmin
 from treereduce_py.edit.edits import Edits
 from treereduce_py.edit.tasks import Delete, DeleteChunk, Drop, Hoist, Replace, Task
 from treereduce_py.lang.syntax import NodeTable
@@ -46,6 +46,7 @@ class _ListReductions:
         first = self.schedule.first(len(nodes))
         if first is None:
             return []
+        first = self._cut(first, nodes)
         with self._lock:
             gid = next(self._ids)
             self._groups[gid] = (list(nodes), first, len(first.chunks))
@@ -72,8 +73,15 @@ class _ListReductions:
             if nxt is None:
                 del self._groups[task.group]
                 return []
+            nxt = self._cut(nxt, remaining)
             self._groups[task.group] = (remaining, nxt, len(nxt.chunks))
         return self._tasks(task.group, remaining, nxt)
+
+    def _cut(self, rnd: Round, nodes: Sequence[int]) -> Round:
+        """The round as the schedule cut it, or by the nodes' bytes (WDD, `CDD.by_bytes`)."""
+        if isinstance(self.schedule, CDD) and self.schedule.by_bytes:
+            return by_weight(rnd, [self.table.size(n) for n in nodes])
+        return rnd
 
     def _tasks(self, gid: int, nodes: list[int], rnd: Round) -> list[Task]:
         out: list[Task] = []
@@ -225,8 +233,9 @@ class TreePlanner:
         return out
 
     def alternatives(self, c: int) -> list[Task]:
-        """What the plug-ins offer node `c` (tried when deleting it failed), in their order."""
-        return [t for offer in self._offers for t in offer.alternatives(c)]
+        """What the plug-ins offer node `c` (tried when deleting it failed), in their order, each
+        task once (a hint's `1` and a trim's `1` are one candidate)."""
+        return list(dict.fromkeys(t for offer in self._offers for t in offer.alternatives(c)))
 
 
 @dataclass

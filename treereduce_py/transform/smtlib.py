@@ -86,7 +86,7 @@ class SmtRules:
     # quantified variables): what the rename stage may rename, among SMT-LIB's symbols.
     names: frozenset[bytes] = frozenset()
     # The query captures whose offers stay beside these rules: a query file's @replace hints.
-    keeps: ClassVar[frozenset[str]] = frozenset({"replace"})
+    keeps: ClassVar[frozenset[str]] = frozenset({"replace", "trim"})
 
     @classmethod
     def build(cls, table: NodeTable) -> SmtRules:

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from treereduce_py.edit.cdd import DEFAULT_P0, ListSchedule, cdd, ddmin
+from treereduce_py.edit.cdd import DEFAULT_P0, ListSchedule, cdd, ddmin, with_subsets
 from treereduce_py.edit.tasks import Planner
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.facts import SyntaxFacts
@@ -29,12 +29,14 @@ from treereduce_py.transform.planners import (
 TableKind = Literal["syntax", "lines", "tokens"]
 
 PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "merge", "pairs"]
-ScheduleName = Literal["cdd", "ddmin"]
+ScheduleName = Literal["cdd", "ddmin", "wdd"]
 StageOption = Literal["schedule", "hoist", "replace"]
 
 SCHEDULES: dict[ScheduleName, Callable[[float], ListSchedule]] = {
     "cdd": lambda p0: cdd(p0, adaptive=True),
     "ddmin": lambda p0: ddmin(),
+    # CDD with each round's chunks cut by bytes (WDD): off by default until it pays.
+    "wdd": lambda p0: cdd(p0, adaptive=True, by_bytes=True),
 }
 
 
@@ -52,7 +54,10 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
         lambda t, f, s, h, r: TreePlanner(t, f, s, hoist=h, replace=r),
         frozenset({"schedule", "hoist", "replace"}),
     ),
-    "flat": PlannerKindSpec(lambda t, f, s, h, r: FlatPlanner(t, s), frozenset({"schedule"})),
+    # A flat list's CDD also tries each chunk alone (cdd.CDD.subsets).
+    "flat": PlannerKindSpec(
+        lambda t, f, s, h, r: FlatPlanner(t, with_subsets(s)), frozenset({"schedule"})
+    ),
     "levels": PlannerKindSpec(lambda t, f, s, h, r: LevelPlanner(t, s), frozenset({"schedule"})),
     "breadth-first": PlannerKindSpec(
         lambda t, f, s, h, r: BreadthFirstPlanner(t, f, hoist=h, replace=r),
