@@ -104,6 +104,9 @@ class PassChange:
 class Notice:
     message: str
     elapsed: float = 0.0
+    # "warning": something the user should know; "info": where the run is (a directory's next
+    # file), which quiet mode leaves out.
+    level: str = "warning"
     kind: str = field(default="notice", init=False)
 
 

@@ -158,7 +158,8 @@ def _sink(reporter: ui.Reporter, json: bool) -> events.EventSink:
             inner = event.event
             if isinstance(inner, events.Start):
                 what = "the file list" if event.file == "." else event.file
-                reporter(events.Notice(f"reducing {what} ({inner.original_size} bytes)"))
+                note = f"reducing {what} ({inner.original_size} bytes)"
+                reporter(events.Notice(note, level="info"))
             event = inner
         reporter(event)
 

@@ -156,7 +156,7 @@ class QuietReporter:
         """Write `event` if it is a warning or an error; ignore everything else."""
         lines = (
             [notice_line(event)]
-            if isinstance(event, Notice)
+            if isinstance(event, Notice) and event.level != "info"
             else failure_lines(event)
             if isinstance(event, Failure)
             else []

@@ -169,6 +169,8 @@ def failure_lines(failure: Failure) -> list[str]:
 
 
 def notice_line(notice: Notice) -> str:
-    """How every mode but JSON prints a notice: as a `warning:` line, the word users know from
-    compilers."""
+    """How every mode but JSON prints a notice: a warning as a `warning:` line, the word users
+    know from compilers; an `info` notice as a plain line."""
+    if notice.level == "info":
+        return f"{PROGRAM}: {notice.message}"
     return f"{PROGRAM}: warning: {notice.message}"
