@@ -74,7 +74,8 @@ def test_text_is_reduced_through_its_inferred_tree_without_a_parse() -> None:
     (start,) = [e for e in seen if isinstance(e, events.Start)]
     assert (start.language, start.front_end) == ("text", "text")
     phases = {e.phase for e in seen if isinstance(e, events.PassChange)}
-    assert phases == {"tree", "lines", "tokens", "pairs", "whitespace"}  # no parse, no rename
+    # No parse, no rename; the last round's tree pass takes as-long smaller candidates too.
+    assert phases == {"tree", "lines", "tokens", "pairs", "whitespace", "tree-same-length"}
     (done,) = [e for e in seen if isinstance(e, events.Done)]
     assert done.stats.syntax_rejections == 0
     assert reduced in test.passed
@@ -90,13 +91,14 @@ def test_syntax_strict_changes_nothing_for_text() -> None:
 
 
 def is_subsequence(small: bytes, big: bytes) -> bool:
+    """Is `small` some of `big`'s bytes in order, each kept or made zero?"""
     it = iter(big)
-    return all(b in it for b in small)
+    return all(any(c == b or b == 0 for c in it) for b in small)
 
 
 @settings(max_examples=10, deadline=None)
 @given(st.binary(min_size=1, max_size=3000), st.integers(0, 2999))
-def test_bytes_are_only_ever_cut(data: bytes, at: int) -> None:
+def test_bytes_are_only_ever_cut_or_zeroed(data: bytes, at: int) -> None:
     source = b"\xff\x00" + data + b"\xfe"  # never UTF-8
     wanted = source[at % len(source) : at % len(source) + 2]
     test = Seen(wanted)

@@ -40,8 +40,8 @@ from treereduce_py.front.options_parser import build_batch_parser, build_parser
 from treereduce_py.front.report import Report
 from treereduce_py.front.run_record import check_record, run_record
 from treereduce_py.front.validate import capped_jobs, check_run
+from treereduce_py.front.view import not_interesting
 from treereduce_py.judge import cluster
-from treereduce_py.judge.errors import ResumedNotInteresting
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
 from treereduce_py.run import api
 from treereduce_py.run.options import ReduceOptions
@@ -284,7 +284,7 @@ class _Reduction:
             report.signature, report.reason, code = result.signature, result.reason, 0
         except api.NotInteresting as e:
             code = e.exit_code
-            reporter(_not_interesting(e, self.command, 40 if args.verbose else 5))
+            reporter(not_interesting(e, self.command, 40 if args.verbose else 5))
         except (api.ReduceError, OracleStartError, OutputError, UsageError) as e:
             code = exit_code(e)
             reporter(events.Failure(_with_best(str(e), e, self.destination), code))
@@ -419,28 +419,6 @@ class _Preview:
             with contextlib.suppress(OSError):
                 return self.destination.path.read_bytes()
         return self.source
-
-
-def _not_interesting(e: api.NotInteresting, command: list[str], lines: int) -> events.Failure:
-    """The failure of an original that does not pass: its status, the criteria it fails, and
-    the last `lines` lines of its stderr (-v shows more)."""
-    v = e.verdict
-    status = "timed out" if v.timed_out else f"exited with {v.exit_code}"
-    if e.reasons:
-        status += f" ({'; '.join(e.reasons)})"
-    tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-lines:]
-    if isinstance(e, ResumedNotInteresting):
-        what, advice = str(e), "run again without --resume"
-    else:
-        what, advice = (
-            "the original input is not interesting",
-            "fix the test so it passes on the input",
-        )
-    return events.Failure(
-        f"{what}: `{shlex.join(command)}` {status}; {advice}",
-        e.exit_code,
-        tuple(f"stderr: {line}" for line in tail),
-    )
 
 
 def _sigterm_as_interrupt() -> None:

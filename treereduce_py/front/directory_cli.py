@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import time
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from treereduce_py.engine.output import OutputError, OutputLock
 from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.front import ui
 from treereduce_py.front.exit_codes import UsageError, exit_code
+from treereduce_py.front.view import not_interesting
 from treereduce_py.judge.errors import NotInteresting, ReduceError
 from treereduce_py.judge.oracle import Criteria, OracleStartError
 from treereduce_py.judge.tree_oracle import tree_command
@@ -111,10 +111,7 @@ def run_directory(
             )
             result = session.run()
     except NotInteresting as e:
-        failure = f"the original directory is not interesting: `{shlex.join(command)}` "
-        status = "timed out" if e.verdict.timed_out else f"exited with {e.verdict.exit_code}"
-        reasons = f" ({'; '.join(e.reasons)})" if e.reasons else ""
-        reporter(events.Failure(failure + status + reasons + "; fix the test", e.exit_code))
+        reporter(not_interesting(e, command, 40 if args.verbose else 5, "directory"))
         return e.exit_code, None
     except (ReduceError, OracleStartError, OutputError) as e:
         code = exit_code(e)

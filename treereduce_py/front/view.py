@@ -9,6 +9,7 @@ warning lines, and the sizes and durations are worded here once for every mode.
 from __future__ import annotations
 
 import math
+import shlex
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -25,6 +26,7 @@ from treereduce_py.events import (
     Start,
     Stats,
 )
+from treereduce_py.judge.errors import NotInteresting, ResumedNotInteresting
 
 PROGRAM = "treereduce-py"
 Clock = Callable[[], float]
@@ -174,3 +176,25 @@ def notice_line(notice: Notice) -> str:
     if notice.level == "info":
         return f"{PROGRAM}: {notice.message}"
     return f"{PROGRAM}: warning: {notice.message}"
+
+
+def not_interesting(
+    e: NotInteresting, command: list[str], lines: int, what: str = "input"
+) -> Failure:
+    """The failure of an original (`what`: input or directory) that does not pass: its status,
+    the criteria it fails, and the last `lines` lines of its stderr (-v shows more)."""
+    v = e.verdict
+    status = "timed out" if v.timed_out else f"exited with {v.exit_code}"
+    if e.reasons:
+        status += f" ({'; '.join(e.reasons)})"
+    tail = v.stderr.decode(errors="replace").rstrip().splitlines()[-lines:]
+    if isinstance(e, ResumedNotInteresting):
+        head, advice = str(e), "run again without --resume"
+    else:
+        head = f"the original {what} is not interesting"
+        advice = f"fix the test so it passes on the {what}"
+    return Failure(
+        f"{head}: `{shlex.join(command)}` {status}; {advice}",
+        e.exit_code,
+        tuple(f"stderr: {line}" for line in tail),
+    )
