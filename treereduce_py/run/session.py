@@ -253,11 +253,13 @@ class Session:
     def warn_if_unparsable(self) -> None:
         """Parse the input (the first pass reuses the tree), as pass 0, phase "parse", with the
         live panel refreshing; say so when it does not parse cleanly. Input without a grammar
-        is not parsed: a notice says how it is read instead."""
+        is not parsed: a notice says how it is read instead (not for a directory's file list,
+        which no grammar could read: its start line says what it is)."""
         if not self.input.parsed:
-            how = _HOW_READ.get(self.input.name, "")
-            message = f"no grammar for this input: reduced as {self.lang} ({how})"
-            self.emit(events.Notice(message, elapsed=self.elapsed()))
+            how = _HOW_READ.get(self.input.name)
+            if how is not None:
+                message = f"no grammar for this input: reduced as {self.lang} ({how})"
+                self.emit(events.Notice(message, elapsed=self.elapsed()))
             return
         self.phase = "parse"
         size = len(self.source)
@@ -482,7 +484,6 @@ class Session:
 _HOW_READ = {
     "text": "brackets, indentation, lines, tokens",
     "bytes": "chunks of bytes, never decoded",
-    "files": "a directory's files, whole files deleted",
 }
 
 
