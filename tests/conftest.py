@@ -236,3 +236,11 @@ def stored_run(case: str, tool: str, size: int, wall: float, **extra: Any) -> di
         "trace": [[0.0, 10 * size], [wall, size]],
     }
     return record | extra
+
+
+def cut_or_zeroed(small: bytes, big: bytes) -> bool:
+    """Is `small` some of `big`'s bytes in order, each kept or made zero (what the bytes front
+    end may do to a binary: edit/order.py)? Taking the first byte that fits is never worse: a
+    zero fits any."""
+    it = iter(big)
+    return all(any(c == b or b == 0 for c in it) for b in small)
