@@ -163,6 +163,21 @@ def build(languages: Iterable[str], libs: Path) -> None:
                            check=True)  # fmt: skip
 
 
+def case_files() -> list[str]:
+    """Every case's input file name; for a directory case (``"directory": true``), the names of
+    the files in its tree: committed in its case directory, or prepared in bench/work/inputs."""
+    names: set[str] = set()
+    for meta in (BENCH / "cases").glob("*/case.json"):
+        raw = json.loads(meta.read_text())
+        if not raw.get("directory"):
+            names.add(raw["file"])
+            continue
+        prepared = BENCH / "work/inputs" / meta.parent.name / raw["file"]
+        for root in (meta.parent / raw["file"], prepared):
+            names.update(p.name for p in root.rglob("*") if p.is_file())
+    return sorted(names)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Build the grammars the cases need; exit 1, loudly, when Shrink Ray would still warn."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -171,8 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     if not SHRINKRAY_PYTHON.exists():
         print(f"grammars: no Shrink Ray at {SHRINKRAY_PYTHON}; run bench/setup.sh", file=sys.stderr)
         return 1
-    files = args.files or sorted({json.loads(p.read_text())["file"]
-                                  for p in (BENCH / "cases").glob("*/case.json")})  # fmt: skip
+    files = args.files or case_files()
     languages = set(wanted(files).values())
     libs = libs_dir()
     todo = missing(languages)

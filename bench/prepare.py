@@ -7,9 +7,11 @@ file by its basename in the current directory (the C-Vise/C-Reduce convention), 
 serves every reducer.  Large or third-party inputs are never committed: ``prepare`` generates them
 (csmith with a seed, a seeded generator) or fetches them from a package registry (npm pack), and
 is run once with ``CASE_DIR`` set, in an empty directory where it must leave the input file.
+A directory case (``"directory": true``) names a directory as its input instead: a package, a
+program with its headers, a crate (bench/tree_input.py says how each reducer is given it).
 
 Run ``python bench/prepare.py`` to build every input and check each test: interesting on its input,
-not interesting on an empty file.
+not interesting on an empty file (an empty directory for a directory case).
 """
 
 from __future__ import annotations
@@ -18,12 +20,13 @@ import argparse
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from tree_input import copy_input, measure
 
 BENCH = Path(__file__).resolve().parent
 CASES = BENCH / "cases"
@@ -57,6 +60,8 @@ class Case:
     # Written by others and added after the engine was developed (issue 30): no transformation
     # was tuned on it.
     held_out: bool = False
+    # The input is a directory (case.json "directory"): its figures are over all its files.
+    tree: bool = False
 
     @property
     def test(self) -> Path:
@@ -90,6 +95,7 @@ def load_cases(names: list[str] | None = None) -> list[Case]:
                 tool=str(raw["tool"]),
                 not_c=bool(raw.get("not_c", False)),
                 held_out=bool(raw.get("held_out", False)),
+                tree=bool(raw.get("directory", False)),
             )
         except KeyError as err:
             raise ValueError(f"{meta}: missing field {err}") from err
@@ -112,7 +118,7 @@ def prepare_case(case: Case, *, force: bool = False) -> Path:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     if case.prepare is None:
-        shutil.copyfile(case.directory / case.file, target)
+        copy_input(case.directory / case.file, target)
         return target
     with tempfile.TemporaryDirectory(prefix=f"prep-{case.name}-") as tmp:
         env = dict(os.environ, CASE_DIR=str(case.directory))
@@ -125,9 +131,9 @@ def prepare_case(case: Case, *, force: bool = False) -> Path:
             check=False,
         )
         built = Path(tmp) / case.file
-        if proc.returncode != 0 or not built.exists():
+        if proc.returncode != 0 or not built.exists() or built.is_dir() != case.tree:
             raise RuntimeError(f"{case.name}: prepare failed ({proc.returncode}): {proc.stderr}")
-        shutil.copyfile(built, target)
+        copy_input(built, target)
     return target
 
 
@@ -149,11 +155,15 @@ def run_test(case: Case, candidate: Path, *, timeout: float = 120.0) -> bool:
 
 
 def check_case(case: Case) -> tuple[bool, bool]:
-    """Return (interesting on the prepared input, interesting on an empty file)."""
+    """Return (interesting on the prepared input, interesting on an empty file, or an empty
+    directory for a directory case)."""
     path = prepare_case(case)
     with tempfile.TemporaryDirectory(prefix=f"empty-{case.name}-") as tmp:
         empty = Path(tmp) / case.file
-        empty.write_bytes(b"")
+        if case.tree:
+            empty.mkdir()
+        else:
+            empty.write_bytes(b"")
         return run_test(case, path), run_test(case, empty)
 
 
@@ -167,12 +177,14 @@ def main(argv: list[str] | None = None) -> int:
     for case in load_cases(args.cases or None):
         prepare_case(case, force=args.force)
         on_input, on_empty = check_case(case)
-        size = case.input_path.stat().st_size
+        size, files = measure(case.input_path)
         good = on_input and not on_empty
         ok &= good
         status = "ok" if good else "BROKEN"
         print(
-            f"{case.name:28} {case.language:11} {size:>9} B  {status}"
+            f"{case.name:28} {case.language:11} {size:>9} B"
+            + (f" in {files} files" if case.tree else "")
+            + f"  {status}"
             f" (input interesting: {on_input}, empty interesting: {on_empty})"
         )
     return 0 if ok else 1

@@ -107,6 +107,18 @@ def page_head(runs: list[Run], meta: dict[str, Any]) -> list[str]:
         "off, and its llama-cpp-python dependency is not installed). Picireny is not run: it needs "
         "an ANTLR grammar per language and downloads the ANTLR tool at run time, which this "
         "offline machine cannot do.",
+        "- A directory case (a package, a program with its headers, a crate) is measured over "
+        "all its files: bytes and tokens summed, files counted, before and after. treereduce-py "
+        "gets the directory (`treereduce-py DIR -- TEST @@`, without `-l`: each file's language "
+        "is told from its name); Shrink Ray gets it in its directory mode (it deletes files, "
+        "then reduces each; the test gets a copy of the directory); C-Vise 2.7 and C-Reduce 2.11 "
+        "get its files as several test cases, which they reduce one after another, laid out "
+        "flat in their working directory since they refuse a file name with a folder in it "
+        '(`a/b.py` becomes `a__b.py`; a top-level file keeps its name, so `#include "buf.h"` '
+        "still finds it), and the wrapper rebuilds the tree from the flat files before it runs "
+        "the test on it. They cannot delete a file: one they emptied stays and is counted. The "
+        "wrapper keeps the smallest interesting directory any tool tested, and the result is "
+        "re-checked from a fresh copy of the tree.",
         "- Shrink Ray's tree-sitter grammars, which it downloads at run time, are compiled by "
         "`bench/setup.sh` (bench/grammars.py) into a cache it is pointed at; `bench/run.py` "
         "refuses to store a Shrink Ray run whose log says it reduced without its grammar (older "

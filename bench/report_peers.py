@@ -258,22 +258,36 @@ def case_sections(runs: list[Run], cases: dict[str, Case]) -> list[str]:
         case_runs = [r for r in runs if r["case"] == name]
         case = cases.get(name)
         first = case_runs[0]
+        tree = is_tree(first)
         lines += [f"### {name}", ""]
         if case is not None:
+            size = f"{first['original_bytes']} bytes"
+            if tree:
+                size += f" in {first['original_files']} files (a directory)"
             lines += [
-                f"{case.language}, {first['original_bytes']} bytes, "
-                f"{first['original_tokens']} tokens. {case.description}",
+                f"{case.language}, {size}, {first['original_tokens']} tokens. {case.description}",
                 "",
                 f"*Misbehaviour:* {case.misbehaviour} Test: `bench/cases/{name}/test.sh`.",
                 "",
             ]
-        lines += markdown_table(CASE_COLUMNS, [_case_row(r) for r in _in_tool_order(case_runs)])
+        if tree:
+            lines += [TREE_NOTE, ""]
+        rows = [_case_row(r, tree) for r in _in_tool_order(case_runs)]
+        lines += markdown_table(case_columns(tree), rows)
         lines += _reach_line(case_runs)
         img = IMG / f"bench-{name}.png"
         plot_case(name, case_runs, img)
         lines += ["", f"![{name}: size over time](img/{img.name})", ""]
     return lines
 
+
+# Said under a directory case's table: what its figures are over, and how each tool got it.
+TREE_NOTE = (
+    "Bytes and tokens are over all the directory's files; *files* counts them. treereduce-py "
+    "and Shrink Ray (its directory mode) were given the directory; C-Vise and C-Reduce its files, "
+    "laid out flat in their working directory (they cannot delete a file: one they emptied "
+    "stays, and is counted)."
+)
 
 CASE_COLUMNS = [
     "tool",
@@ -291,6 +305,19 @@ CASE_COLUMNS = [
 ]
 
 
+def is_tree(run: Run) -> bool:
+    """Whether the run's case was a directory (its record counts files)."""
+    return run.get("original_files") is not None
+
+
+def case_columns(tree: bool) -> list[str]:
+    """A case table's columns: a directory case's also count its files, after the bytes."""
+    if not tree:
+        return CASE_COLUMNS
+    at = CASE_COLUMNS.index("bytes") + 1
+    return [*CASE_COLUMNS[:at], "files", *CASE_COLUMNS[at:]]
+
+
 def _in_tool_order(case_runs: list[Run]) -> list[Run]:
     return [
         next(x for x in case_runs if x["tool"] == tool)
@@ -298,13 +325,15 @@ def _in_tool_order(case_runs: list[Run]) -> list[Run]:
     ]
 
 
-def _case_row(r: Run) -> list[str]:
-    """A tool's row in a case's table (CASE_COLUMNS)."""
+def _case_row(r: Run, tree: bool = False) -> list[str]:
+    """A tool's row in a case's table (``case_columns(tree)``)."""
     rate = r["tests_run"] / max(r["wall_time"], 0.01)
+    files = [f"{r['final_files']} of {r['original_files']}"] if tree else []
     return [
         tool_label(r),
         r["version"],
         str(r["final_bytes"]),
+        *files,
         str(r["final_tokens"]),
         f"{100 * r['final_bytes'] / max(r['original_bytes'], 1):.1f}%",
         f"{r['wall_time']:.1f}" + (" (limit)" if r["hit_time_limit"] else ""),

@@ -9,6 +9,10 @@ place; treereduce-py writes its output atomically) every half second, which give
 size-over-time curves.  At the limit the tool's process group gets SIGTERM, then SIGKILL; whatever
 it left in that file is its result.  The result is then re-checked with the test
 (``still_interesting``) and measured in bytes and regex tokens (see prepare.count_tokens).
+A directory case is measured over all its files (bytes, tokens, and the file count) and handed to
+each tool as bench/tree_input.py says: the directory to treereduce-py and to Shrink Ray's
+directory mode, its files laid out flat to C-Vise and C-Reduce; its result is re-checked from a
+fresh copy of the tree.
 A peer that ran handicapped (Shrink Ray without the tree-sitter grammar of the case's language,
 which its log says: bench/grammars.py) is not stored, and the runner exits non-zero.
 
@@ -46,6 +50,7 @@ from typing import Any
 
 import grammars
 import provenance
+import tree_input
 from prepare import BENCH, WORK, Case, count_tokens, load_cases, prepare_case, run_test
 
 REPO = BENCH.parent
@@ -70,6 +75,9 @@ class Tool:
     graceful: bool = False
     # The case languages (case.json "lang") the tool reduces; empty: every language.
     languages: tuple[str, ...] = ()
+    # Whether a directory case is given as its files laid out flat in the tool's current
+    # directory (C-Vise, C-Reduce: bench/tree_input.py), not as the directory.
+    flat: bool = False
 
 
 @dataclass(frozen=True)
@@ -102,6 +110,9 @@ class RunRecord:
     # the largest sampled sum over all processes of its session.
     peak_rss_mib: float | None = None
     tree_rss_mib: float | None = None
+    # A directory case's file counts (bytes and tokens are over all its files); None for a file.
+    original_files: int | None = None
+    final_files: int | None = None
 
 
 def _run_quiet(argv: list[str]) -> str:
@@ -144,12 +155,15 @@ def treereduce_tool(preset: str | None) -> Tool | None:
     def command(
         case: Case, name: str, wrapper: Path, jobs: int, limit: float
     ) -> tuple[list[str], str]:
-        out = "reduced" + Path(name).suffix
-        argv = [str(exe), "-l", case.lang, "-j", str(jobs), "-o", out, "-f", "--json"]
+        # A directory: each file's language is told from its name and content (no -l), and
+        # @@ names the private copy of the tree.
+        out = "reduced" + ("" if case.tree else Path(name).suffix)
+        argv = [str(exe)] + ([] if case.tree else ["-l", case.lang])
+        argv += ["-j", str(jobs), "-o", out, "-f", "--json"]
         argv += ["--timeout", str(TEST_TIMEOUT), "--max-time", str(max(1.0, limit - 2.0))]
         if preset is not None:
             argv += ["--strategy", preset]
-        argv += [name, "--", str(wrapper), "@@" + Path(name).suffix]
+        argv += [name, "--", str(wrapper), "@@" + ("" if case.tree else Path(name).suffix)]
         return argv, out
 
     label = "treereduce-py" if preset is None else f"treereduce-py:{preset}"
@@ -179,9 +193,13 @@ def _creduce_family(program: str) -> Tool | None:
         argv = [exe, "--n", str(jobs), "--timeout", str(TEST_TIMEOUT), "--tidy"]
         if case.not_c:
             argv.append("--not-c")
+        if case.tree:
+            # Several files, each in the current directory (bench/tree_input.py).
+            names = [flat for flat, _ in tree_input.flat_layout(case.input_path)]
+            return [*argv, str(wrapper), *names], "."
         return [*argv, str(wrapper), name], name
 
-    return Tool(program, version[0], command)
+    return Tool(program, version[0], command, flat=True)
 
 
 def shrinkray_tool() -> Tool | None:
@@ -197,6 +215,7 @@ def shrinkray_tool() -> Tool | None:
         case: Case, name: str, wrapper: Path, jobs: int, limit: float
     ) -> tuple[list[str], str]:
         # Its grammars come from the cache bench/grammars.py builds (it cannot download them).
+        # A directory case's NAME is the directory: its directory mode.
         argv = ["env", f"{grammars.CACHE_ENV}={grammars.CACHE}", str(exe)]
         argv += ["--ui", "basic", "--no-llm", "--formatter", "none", "--no-history"]
         argv += ["--input-type", "arg", "--parallelism", str(jobs)]
@@ -401,20 +420,17 @@ class _Watched:
 
 def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     """Reduce one case with one tool in a fresh run directory and measure the outcome."""
-    original = prepare_case(case).read_bytes()
-    files, argv, result = _set_up(case, tool, original, jobs, limit)
-    watched = _watch(argv, files, result, tool.graceful, limit, len(original))
+    source = prepare_case(case)
+    original_bytes, original_files = tree_input.measure(source)
+    files, argv, result = _set_up(case, tool, source, jobs, limit)
+    watched = _watch(argv, files, result, tool.graceful, limit, original_bytes)
     # A graceful tool that used its whole budget hit the limit too.
     hit_limit = watched.hit_limit or watched.wall >= limit - 2.5
-    final = result.read_bytes() if result.exists() else original
     started, interesting, bests = _count(files.counter, watched.t0, cutoff=watched.wall)
-    # A tool stopped at the limit may not have written its progress back yet (C-Vise writes the
-    # file between passes): its result is then the smallest interesting candidate it had found.
-    if hit_limit and files.best.exists() and files.best.stat().st_size < len(final):
-        final = files.best.read_bytes()
-    trace = _merge_trace(watched.trace + bests, len(original), watched.wall, len(final))
-    checked = files.rundir / ("final" + Path(case.file).suffix)
-    checked.write_bytes(final)
+    checked = _final(case, tool, files, result, hit_limit)
+    final_bytes, final_files = tree_input.measure(checked)
+    final_tokens = count_tokens(tree_input.contents(checked))
+    trace = _merge_trace(watched.trace + bests, original_bytes, watched.wall, final_bytes)
     stats = last_stats(files.rundir / "stderr.log") if tool.graceful else {}
     usage, tree_peak = watched.usage, watched.tree_peak
     return RunRecord(
@@ -424,10 +440,10 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         version=tool.version,
         jobs=jobs,
         time_limit=limit,
-        original_bytes=len(original),
-        original_tokens=count_tokens(original),
-        final_bytes=len(final),
-        final_tokens=count_tokens(final),
+        original_bytes=original_bytes,
+        original_tokens=count_tokens(tree_input.contents(source)),
+        final_bytes=final_bytes,
+        final_tokens=final_tokens,
         wall_time=round(watched.wall, 2),
         tests_run=started,
         tests_interesting=interesting,
@@ -440,27 +456,59 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         syntax_rejections=stats.get("syntax_rejections"),
         peak_rss_mib=round(usage.ru_maxrss / 1024, 1) if usage else None,
         tree_rss_mib=round(tree_peak / 2**20, 1) if tree_peak else None,
+        original_files=original_files if case.tree else None,
+        final_files=final_files if case.tree else None,
     )
 
 
+def _final(case: Case, tool: Tool, files: _RunFiles, result: Path, hit_limit: bool) -> Path:
+    """The tool's result, copied where the re-check runs it (``final.EXT``, or for a directory
+    case a fresh copy of the tree, ``final/NAME``): what the tool left, or, when it was stopped at
+    the limit, the wrapper's best candidate if that is smaller (a peer may not have written its
+    progress back yet: C-Vise writes the file between passes; Shrink Ray rewrites a directory in
+    place); the original input when the tool left nothing."""
+    original = case.input_path
+    rundir = files.rundir
+    if case.tree and tool.flat and (rundir / tree_input.FLATMAP).exists():
+        result = tree_input.rebuild(rundir, rundir / "result" / case.file)
+    left = result if result.exists() and result.is_dir() == case.tree else original
+    smaller = files.best.exists() and (
+        tree_input.measure(files.best)[0] < tree_input.measure(left)[0]
+    )
+    if hit_limit and smaller:
+        left = files.best
+    if not case.tree:
+        checked = rundir / ("final" + Path(case.file).suffix)
+    else:
+        checked = rundir / "final" / case.file
+        checked.parent.mkdir(exist_ok=True)
+    tree_input.copy_input(left, checked)
+    return checked
+
+
 def _set_up(
-    case: Case, tool: Tool, original: bytes, jobs: int, limit: float
+    case: Case, tool: Tool, source: Path, jobs: int, limit: float
 ) -> tuple[_RunFiles, list[str], Path]:
-    """A fresh run directory holding the input and the counting wrapper; the tool's command
-    and the file it keeps its result in."""
+    """A fresh run directory holding the input (a directory case's files laid out flat for a
+    tool that takes them so) and the counting wrapper; the tool's command and the path it
+    keeps its result at."""
     rundir = run_dir(case, tool)
     shutil.rmtree(rundir, ignore_errors=True)
     rundir.mkdir(parents=True)
-    (rundir / case.file).write_bytes(original)
+    if case.tree and tool.flat:
+        tree_input.lay_flat(source, rundir)
+    else:
+        tree_input.copy_input(source, rundir / case.file)
     files = _RunFiles(rundir)
     wrapper = rundir / "wrap.sh"
     wrapper.write_text(
-        WRAPPER.format(
+        (tree_input.WRAPPER if case.tree else WRAPPER).format(
             counter=files.counter,
             test=case.test,
             name=case.file,
             best=files.best,
             stopped=files.stopped,
+            flatmap=rundir / tree_input.FLATMAP,
         )
     )
     wrapper.chmod(0o755)
@@ -499,8 +547,8 @@ def _watch(
                 break
             tree_peak = max(tree_peak, _session_rss(proc.pid))
             try:
-                size = result.stat().st_size
-            except FileNotFoundError:
+                size = tree_input.measure(result)[0] if graceful else -1
+            except OSError:  # not written yet, or being replaced
                 size = -1
             # Only an atomic writer's file is sampled: peers truncate and rewrite theirs in
             # place, so a sample can catch it empty; their progress comes from the wrapper.
@@ -734,12 +782,18 @@ def _run_and_save(case: Case, tool: Tool, meta: dict[str, Any], jobs: int, limit
         print(why, flush=True)
         return False
     names = ["command.json", "stdout.log", "stderr.log", "tests.log"]
-    names.append("final" + Path(case.file).suffix)
+    if case.tree:
+        rundir = run_dir(case, tool)
+        tree_input.archive(rundir / "final" / case.file, rundir / "final.tar")
+        names.append("final.tar")
+    else:
+        names.append("final" + Path(case.file).suffix)
     logs = provenance.keep_logs(
         run_dir(case, tool), names, RUN_LOGS, f"{case.name}-{tool.name.replace(':', '-')}"
     )
+    counts = f" ({rec.original_files} -> {rec.final_files} files)" if case.tree else ""
     print(
-        f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s,"
+        f"{rec.original_bytes} -> {rec.final_bytes} B{counts} in {rec.wall_time:.1f} s,"
         f" {rec.tests_run} tests, still interesting: {rec.still_interesting}",
         flush=True,
     )

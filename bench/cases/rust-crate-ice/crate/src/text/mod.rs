@@ -1,0 +1,3 @@
+//! Turning raw text into tokens.
+pub mod normalize;
+pub mod tokenize;
