@@ -472,10 +472,11 @@ def _final(case: Case, tool: Tool, files: _RunFiles, result: Path, hit_limit: bo
     if case.tree and tool.flat and (rundir / tree_input.FLATMAP).exists():
         result = tree_input.rebuild(rundir, rundir / "result" / case.file)
     left = result if result.exists() and result.is_dir() == case.tree else original
-    smaller = files.best.exists() and (
-        tree_input.measure(files.best)[0] < tree_input.measure(left)[0]
-    )
-    if hit_limit and smaller:
+    if (
+        hit_limit
+        and files.best.exists()
+        and (tree_input.measure(files.best)[0] < tree_input.measure(left)[0])
+    ):
         left = files.best
     if not case.tree:
         checked = rundir / ("final" + Path(case.file).suffix)
@@ -668,7 +669,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.quick:
         # Small committed inputs only: nothing to generate or fetch.
         cases = [c for c in cases if c.prepare is None]
-        cases = [c for c in cases if (c.directory / c.file).stat().st_size < 5000]
+        cases = [c for c in cases if tree_input.measure(c.directory / c.file)[0] < 5000]
         limit = min(limit, 30.0)
     tools = select_tools(args.tools.split(","), presets)
     meta = machine_info(tools)

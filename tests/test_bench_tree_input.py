@@ -211,3 +211,20 @@ def test_a_directory_cases_table_counts_its_files() -> None:
     assert not report_peers.is_tree(file_run)
     assert "files" not in report_peers.case_columns(False)
     assert len(report_peers._case_row(file_run)) == len(report_peers.case_columns(False))
+
+
+def test_a_tool_stopped_at_the_limit_is_judged_by_its_smallest_interesting_tree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = tree_case(tmp_path, monkeypatch)
+
+    def command(case: prepare.Case, name: str, wrapper: Path, jobs: int, limit: float) -> object:
+        # Tests a smaller tree, then puts the file back as C-Vise does between passes, and
+        # has not written its progress back when the limit stops it.
+        script = f"cp src__extra.txt keep; : > src__extra.txt; {wrapper}; "
+        script += "cp keep src__extra.txt; exec sleep 60"
+        return ["bash", "-c", script], "."
+
+    record = run.run_one(case, run.Tool("fake", "1", command, flat=True), 1, 3.0)
+    assert record.hit_time_limit and record.still_interesting
+    assert (record.final_bytes, record.final_files) == (13, 3)
