@@ -228,3 +228,22 @@ def test_a_tool_stopped_at_the_limit_is_judged_by_its_smallest_interesting_tree(
     record = run.run_one(case, run.Tool("fake", "1", command, flat=True), 1, 3.0)
     assert record.hit_time_limit and record.still_interesting
     assert (record.final_bytes, record.final_files) == (13, 3)
+
+
+def test_each_tool_is_given_a_directory_its_own_way(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    case = tree_case(tmp_path, monkeypatch)
+    prepare.prepare_case(case)
+    wrap = tmp_path / "wrap.sh"
+    ours = run.treereduce_tool(None)
+    assert ours is not None  # the worktree's own CLI
+    argv, result = ours.command(case, "pkg", wrap, 2, 60.0)
+    assert "-l" not in argv and argv[-4:] == ["pkg", "--", str(wrap), "@@"]
+    assert result == "reduced" and not ours.flat
+    cvise = run.cvise_tool()
+    if cvise is None:
+        pytest.skip("C-Vise is not installed (bench/setup.sh)")
+    argv, _ = cvise.command(case, "pkg", wrap, 2, 60.0)
+    assert cvise.flat and "--not-c" in argv
+    assert argv[argv.index(str(wrap)) + 1 :] == ["kept.txt", "src__extra.txt", "src__main.txt"]
