@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import events
-from treereduce_py.edit.edits import Edits
+from treereduce_py.edit.edits import Edits, Span
 from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
 from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.engine import MERGE_PRIORITY, Engine, _Merge, _Parallel
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import SyntaxCheck
-from treereduce_py.judge.judge import Budget, Counts, Judge, PassJudge, Stopped
+from treereduce_py.judge.judge import Budget, Counts, Interesting, Judge, PassJudge, Stopped
 from treereduce_py.judge.oracle import CallableOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
@@ -285,7 +285,8 @@ def test_a_nodes_alternatives_wait_for_each_other_while_independent_work_exists(
     run, started, tasks = alternatives_first(9, b"A\n" + LINES)
     assert {gain(run.table, t) for t in tasks} == {8}
     assert b"B\n" not in started
-    assert run.counters.tests == len(tasks) - 1, started
+    # A deletion that failed while "A" committed is tried again at the end of the pass.
+    assert run.counters.tests == len(tasks) - 1 + run.counters.wasted["stale"], started
 
 
 def test_a_big_alternative_is_speculated_before_small_independent_work() -> None:
@@ -353,3 +354,80 @@ def test_deterministic_mode_commits_the_same_sequence_as_one_worker(seed: int) -
         run.run(TreePlanner(table, SyntaxFacts.build(table, None)), deterministic=True)
         sequences.append(run.offered)
     assert sequences[0] == sequences[1] == sequences[2]
+
+
+def waits_for(condition: Callable[[], bool]) -> None:
+    """Until `condition` holds (a test that hangs fails on its deadline, not on timing)."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.001)
+
+
+def test_a_failure_on_an_overtaken_state_is_tried_again_at_the_end_of_the_pass() -> None:
+    # Line 01 may go only once line 02 is gone. Two workers delete both at once: deleting 01
+    # fails on the state that still has 02, whose deletion commits before that answer comes.
+    # One pass with one worker in this order would keep line 01 (`--fast`); the stale failure
+    # is tried again on the newer state at the end of the pass.
+    one, two = b"line 01", b"line 02"
+    started = threading.Event()
+
+    def predicate(candidate: bytes) -> bool:
+        if one not in candidate and two in candidate:
+            started.set()
+            waits_for(lambda: two not in run.best.data)
+            return False
+        if two not in candidate and one in candidate:
+            started.wait(30)
+        return b"line 05" in candidate
+
+    run = Run(predicate, jobs=2)
+    first, second = list(run.table.children(0))[1:3]
+    assert run.run(Scripted([Delete(first), Delete(second)]))
+    assert one not in run.best.data and two not in run.best.data
+    assert run.counters.wasted["stale"] == 1 and run.counters.tests == 3
+
+
+class Overtaking(PassJudge):
+    """The pass's judge, which holds a candidate lacking `late` (but not `first`) between its
+    build and its test until `first` is gone from the best; `built` says it is held."""
+
+    def __init__(self, run: Run, late: bytes, first: bytes, built: threading.Event) -> None:
+        ask = run.ask()
+        super().__init__(run.judge, ask._check, ask._max_errors)
+        self.run, self.late, self.first, self.built = run, late, first, built
+
+    def __call__(
+        self,
+        candidate: bytes,
+        worker: int,
+        spans: list[Span] | None = None,
+        since: Edits | None = None,
+        fresh: Callable[[], bool] | None = None,
+    ) -> Interesting | None:
+        if self.late not in candidate and self.first in candidate:
+            self.built.set()
+            waits_for(lambda: self.first not in self.run.best.data)
+        return super().__call__(candidate, worker, spans, since, fresh)
+
+
+def test_a_candidate_overtaken_before_its_test_is_rebuilt_on_the_new_state() -> None:
+    # Line 01's deletion is built on the state that still has line 02, whose deletion commits
+    # before that test starts: it is rebuilt on the new state and tested there, once.
+    one, two = b"line 01", b"line 02"
+    tested: list[bytes] = []
+    built = threading.Event()
+
+    def predicate(candidate: bytes) -> bool:
+        if two not in candidate and one in candidate:
+            built.wait(30)
+        tested.append(candidate)
+        return b"line 05" in candidate
+
+    run = Run(predicate, jobs=2)
+    ask = Overtaking(run, late=one, first=two, built=built)
+    first, second = list(run.table.children(0))[1:3]
+    assert run.engine.run_pass(run.table, Scripted([Delete(first), Delete(second)]), ask)
+    assert one not in run.best.data and two not in run.best.data
+    assert all(one in t or two not in t for t in tested)  # never tested on the old state
+    assert len(tested) == 2 and run.counters.wasted["stale"] == 0
