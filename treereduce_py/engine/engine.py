@@ -333,8 +333,8 @@ class _Parallel(_Pass):
         rebuilds = 0
         while True:
             base = self.state
-            cand = self.candidate(base, task) if self.planner.wanted(task) else None
-            if cand is None:  # its nodes are gone, or it was dropped: nothing left to try
+            cand = self.candidate(base, task)
+            if cand is None:  # its nodes are gone: nothing left to try
                 self.settle([task], True)
                 return None
             if not self.better(cand.text, base.text):
@@ -413,9 +413,6 @@ class _Parallel(_Pass):
             return False
         try:
             assert not isinstance(rider, _Merge)  # fits turns merges down
-            if not self.planner.wanted(rider):
-                self.settle([rider], True)
-                return False
             pairs = task_pairs(self.table, edits, rider)
             more = None if pairs is None else edits.with_edits(self.table, pairs)
             spans = None if more is None else diff(self.table, base.edits, base.shifts, more)
