@@ -230,17 +230,3 @@ def test_pop_takes_the_best_anyway_rather_than_a_fitting_task_worth_less_than_th
     heap.push("big", 1000, 0)
     assert heap.pop(fits) == "small"
     assert asked == [("big", False), ("near", False), ("small", False)]
-
-
-def test_tasks_set_aside_for_the_end_come_after_everything_else_and_extend_the_pass() -> None:
-    heap: TaskHeap[str] = TaskHeap()
-    heap.push("a", 1, 0)
-    heap.push_last("again", 9, 0)  # worth more, but only once the rest is over
-    assert heap.pop() == "a"
-    heap.push("follow-up", 1, 1)
-    heap.done()
-    assert heap.pop() == "follow-up"
-    heap.done()
-    assert heap.pop() == "again"  # heap empty, nothing running: the end, released
-    heap.done()
-    assert heap.pop() is None

@@ -9,8 +9,7 @@ once (GreeDDy, seed 002). If the union is interesting, all of them commit togeth
 proposals are split in halves and merged again, down to single ones (which then simply failed
 on the newer state). So N workers that succeed at once cost about one extra test, not N.
 A candidate whose snapshot a commit overtook before its test started is rebuilt on the newer
-state rather than tested stale; a failure on an overtaken snapshot is tried once more at the end
-of the pass.
+state rather than tested stale.
 
 Workers never wait for each other. When the heap runs low, a worker that starts a task also
 queues what the planner would do next if the task failed (C-Reduce's speculation): the children
@@ -237,9 +236,6 @@ class _Parallel(_Pass):
         self.pending: list[Task] = []
         self.running: dict[int, Footprint] = {}  # worker -> what its task edits
         self.running_lock = threading.Lock()
-        # Failed on an overtaken state, tried again at the end: by identity, since the planner
-        # may hand out an equal task later (a list's next round cut as a dropped one was).
-        self.retried: dict[int, Task] = {}
 
     def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
         """`jobs` workers, with progress reported until every one of them is idle."""
@@ -307,20 +303,13 @@ class _Parallel(_Pass):
         return True
 
     def attempt(self, task: Task, worker: int) -> None:
-        """Test `task` on the current state; commit, propose, or settle it as failed. A failure
-        on a state that a concurrent commit overtook before the answer came is tried once more
-        at the end of the pass, on the state then (the next pass would, but `--fast` has none).
-        """
+        """Test `task` on the current state; commit, propose, or settle it as failed."""
         tested = self.test(task, worker)
         if tested is None:
             return
         base, cand, verdict = tested
         if verdict is None:
-            self.settle([task], False)
-            if self.state is not base and id(task) not in self.retried:
-                self.retried[id(task)] = task
-                self.heap.push_last(task, gain(self.table, task), anchor(task))
-            return None
+            return self.settle([task], False)
         if self.commit(base, cand, verdict):
             return self.settle([task], True)
         self.propose([task])
@@ -354,11 +343,6 @@ class _Parallel(_Pass):
     def current(self, base: _State) -> Callable[[], bool]:
         """Whether `base` is still the current state, asked later."""
         return lambda: self.state is base
-
-    def settle(self, tasks: Iterable[Task], accepted: bool) -> None:
-        """As `_Pass.settle`, but a task tried again at the end of the pass was settled already:
-        it has no follow-ups the second time."""
-        super().settle([t for t in tasks if id(t) not in self.retried], accepted)
 
     def count_waste(self, base: _State, task: Task, worker: int) -> None:
         """A test built on `base` answered after a concurrent commit changed the state is

@@ -2,9 +2,8 @@
 
 Workers pop the task with the largest expected gain; equal gains are ordered by the task's anchor
 node so the order never depends on thread timing. A pass is over when the heap is empty *and* no
-worker is still running a task (a running task may push follow-ups), and nothing was set aside for
-the end (`push_last`: those tasks are released into the heap then, and the pass goes on). Idle
-workers sleep on a condition variable; nobody polls.
+worker is still running a task (a running task may push follow-ups). Idle workers sleep on a
+condition variable; nobody polls.
 """
 
 from __future__ import annotations
@@ -34,7 +33,6 @@ class TaskHeap(Generic[T]):
 
     def __init__(self) -> None:
         self._heap: list[tuple[int, int, str, int, T]] = []
-        self._last: list[tuple[T, int, int]] = []
         self._seq = itertools.count()
         self._cond = threading.Condition()
         self._active = 0
@@ -46,24 +44,14 @@ class TaskHeap(Generic[T]):
 
     def push(self, task: T, gain: int, anchor: int) -> None:
         with self._cond:
-            self._add(task, gain, anchor)
+            heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
             self._cond.notify()
 
     def push_all(self, items: Iterable[tuple[T, int, int]]) -> None:
         with self._cond:
             for task, gain, anchor in items:
-                self._add(task, gain, anchor)
+                heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
             self._cond.notify_all()
-
-    def _add(self, task: T, gain: int, anchor: int) -> None:
-        """Push under the lock."""
-        heapq.heappush(self._heap, (-gain, anchor, repr(task), next(self._seq), task))
-
-    def push_last(self, task: T, gain: int, anchor: int) -> None:
-        """Set `task` aside until the heap is empty and no task is running: the end of the pass,
-        which it then extends."""
-        with self._cond:
-            self._last.append((task, gain, anchor))
 
     def pop(self, fits: Callable[[T, bool], bool] | None = None, floor: float = 0.0) -> T | None:
         """The best task, blocking while others may still add some; None when the pass is over
@@ -78,12 +66,6 @@ class TaskHeap(Generic[T]):
                 if self._heap:
                     self._active += 1
                     return self._best(fits, floor)
-                if self._active == 0 and self._last:
-                    for task, gain, anchor in self._last:
-                        self._add(task, gain, anchor)
-                    self._last.clear()
-                    self._cond.notify_all()
-                    continue
                 if self._active == 0:
                     self._cond.notify_all()
                     return None
@@ -132,7 +114,7 @@ class TaskHeap(Generic[T]):
         """A popped task is finished (its follow-ups, if any, were pushed before)."""
         with self._cond:
             self._active -= 1
-            if self._active == 0 and (self._last or not self._heap):
+            if self._active == 0 and not self._heap:
                 self._cond.notify_all()
 
     def close(self) -> None:
