@@ -48,6 +48,9 @@ class EachLine:
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
 
+    def wanted(self, task: Task) -> bool:
+        return True
+
 
 class Run:
     """An engine over one table with a predicate oracle; records every offered best."""
@@ -254,6 +257,9 @@ class Scripted:
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
 
+    def wanted(self, task: Task) -> bool:
+        return True
+
 
 def alternatives_first(width: int, good: bytes) -> tuple[Run, list[bytes], list[Task]]:
     """Two workers on a first line of `width` x's, whose replacements by "A" and "B" come
@@ -406,3 +412,37 @@ def test_a_candidate_overtaken_before_its_test_is_rebuilt_on_the_new_state() -> 
     assert one not in run.best.data and two not in run.best.data
     assert all(one in t or two not in t for t in tested)  # never tested on the old state
     assert len(tested) == 2 and run.counters.wasted["stale"] == 0
+
+
+class Unwanted(Scripted):
+    """Scripted tasks, some of which the planner no longer wants by the time they are popped."""
+
+    def __init__(self, tasks: list[Task], unwanted: list[Task]) -> None:
+        super().__init__(tasks)
+        self.unwanted = unwanted
+        self.settled: list[tuple[Task, bool]] = []
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        self.settled.append((task, accepted))
+        return ()
+
+    def wanted(self, task: Task) -> bool:
+        return all(task is not t for t in self.unwanted)
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_a_task_the_planner_no_longer_wants_is_settled_without_a_test(jobs: int) -> None:
+    tested: list[bytes] = []
+
+    def predicate(candidate: bytes) -> bool:
+        tested.append(candidate)
+        return False
+
+    run = Run(predicate, jobs=jobs)
+    tasks: list[Task] = [Delete(c) for c in run.table.children(0)]
+    planner = Unwanted(tasks, tasks[2:5])
+    assert not run.run(planner)
+    assert len(tested) == len(tasks) - 3
+    assert all(b"line %02d" % i in t for t in tested for i in (2, 3, 4))
+    accepted = [t for t, ok in planner.settled if ok]  # no follow-ups for them
+    assert len(planner.settled) == len(tasks) and set(accepted) == set(tasks[2:5])

@@ -309,7 +309,10 @@ class _Parallel(_Pass):
             return
         base, cand, verdict = tested
         if verdict is None:
-            return self.settle([task], False)
+            self.settle([task], False)
+            if self.engine.jobs > 1 and len(self.heap) < self.engine.jobs:
+                self.push(self.planner.speculate(task))  # a round's last chunks are running
+            return None
         if self.commit(base, cand, verdict):
             return self.settle([task], True)
         self.propose([task])
@@ -322,8 +325,8 @@ class _Parallel(_Pass):
         rebuilds = 0
         while True:
             base = self.state
-            cand = self.candidate(base, task)
-            if cand is None:  # its nodes are gone: nothing left to try
+            cand = self.candidate(base, task) if self.planner.wanted(task) else None
+            if cand is None:  # its nodes are gone, or it was dropped: nothing left to try
                 self.settle([task], True)
                 return None
             if not self.better(cand.text, base.text):
@@ -397,6 +400,9 @@ class _Parallel(_Pass):
             return False
         try:
             assert not isinstance(rider, _Merge)  # fits turns merges down
+            if not self.planner.wanted(rider):
+                self.settle([rider], True)
+                return False
             pairs = task_pairs(self.table, edits, rider)
             more = None if pairs is None else edits.with_edits(self.table, pairs)
             spans = None if more is None else diff(self.table, base.edits, base.shifts, more)
