@@ -3,12 +3,12 @@
 A project's bug usually needs a few of its files, and of those a few lines. So a round is: the
 file-deletion pass (the 'files' input kind, lang/filetree.py: CDD over the file list, largest
 first; files matching a `keep` glob are never candidates and always in the tree), then each C
-header included once inlined where it is included, one test each (lang/includes.py), then every file
-left, largest first, through the ordinary single-file `Session` with its own front end (its
-grammar, text or bytes), its test placing the candidate into the rest of the current tree
-(judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that shrank may let
-another one go. A part is not run again on the very tree it last ended on (it would start at its
-own fixed point), so the last round ends when it comes back to the last change.
+header or Rust module named once inlined where it is named, one test each (lang/links.py),
+then every file left, largest first, through the ordinary single-file `Session` with its own
+front end (its grammar, text or bytes), its test placing the candidate into the rest of the
+current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that shrank
+may let another one go. A part is not run again on the very tree it last ended on (it would start
+at its own fixed point), so the last round ends when it comes back to the last change.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -24,7 +24,7 @@ import dataclasses
 import fnmatch
 import hashlib
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,8 +34,9 @@ from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
+from treereduce_py.lang import includes, rust_mods
 from treereduce_py.lang.filetree import FileTree
-from treereduce_py.lang.includes import inlinings
+from treereduce_py.lang.links import Inlining
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
@@ -96,7 +97,7 @@ class DirectorySession:
             size = self.tree.size
             reason = self.delete_files()
             if reason == "fixpoint":
-                reason = self.inline_headers()
+                reason = self.inline_links()
             for path in sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data)):
                 if reason != "fixpoint":
                     break
@@ -118,15 +119,16 @@ class DirectorySession:
         options = dataclasses.replace(self.options, strategy=DEFAULT_STRATEGY, polish=False)
         return self.part(WHOLE_TREE, free.encode(), "files", oracle, options)
 
-    def inline_headers(self) -> str:
-        """Each C/C++ header included once, inlined where it is included (lang/includes.py),
-        kept when the whole tree then passes the test; its stop reason. Not with --same-crash:
+    def inline_links(self) -> str:
+        """Each file that one other file names, inlined there (lang/links.py), kept when the
+        whole tree then passes the test; its stop reason. Not with --same-crash:
         the same crash is judged inside each part (its golden run), not by the bare command."""
         o = self.options
         accepted = not (o.same_crash or o.signature or o.signature_regex)
         while accepted:
             accepted = False
-            for header, includer, tree in inlinings(self.tree, self.pinned.paths):
+            for inlining in self.inlinings():
+                tree = inlining.tree
                 digest = _digest(tree)
                 if digest in self.tried:
                     continue
@@ -139,10 +141,16 @@ class DirectorySession:
                 if verdict.interesting:
                     self.tree, accepted = tree, True
                     self.offer(tree)
-                    notice = events.Notice(f"inlined {header}", elapsed=self.elapsed())
-                    self.emit(events.InFile(includer, notice, elapsed=self.elapsed()))
+                    notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
+                    self.emit(events.InFile(inlining.user, notice, elapsed=self.elapsed()))
                     break
         return "fixpoint"
+
+    def inlinings(self) -> Iterator[Inlining]:
+        """The inlinings the current tree offers: C headers, then Rust modules."""
+        pinned = self.pinned.paths
+        yield from includes.inlinings(self.tree, pinned)
+        yield from rust_mods.inlinings(self.tree, pinned)
 
     def reduce_file(self, path: str) -> str:
         """One file through its own front end, in the rest of the current tree."""
