@@ -14,10 +14,13 @@ file named twice, once in a way no inlining handles, is not offered.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-from treereduce_py.lang.filetree import FileTree
+import tree_sitter
+
+from treereduce_py.lang import languages
+from treereduce_py.lang.filetree import FileTree, TreeFile
 
 
 @dataclass(frozen=True)
@@ -56,14 +59,80 @@ def once(tree: FileTree, links: Iterable[Link], pinned: Collection[str] = ()) ->
 
 
 def spliced(
-    data: bytes, start: int, end: int, before: bytes = b"", after: bytes = b""
+    data: bytes,
+    start: int,
+    end: int,
+    before: bytes = b"",
+    after: bytes = b"",
+    also: Sequence[tuple[int, int, bytes]] = (),
 ) -> Callable[[bytes], bytes]:
     """The `inline` of a link whose span `start:end` in `data` becomes `before`, the linked
-    file's text (ending in a newline), then `after`."""
+    file's text (ending in a newline), then `after`; each span of `also` (disjoint from it and
+    from each other) becomes its bytes."""
 
     def inline(body: bytes) -> bytes:
         if body and not body.endswith(b"\n"):
             body += b"\n"
-        return data[:start] + before + body + after + data[end:]
+        out, at = [], 0
+        for s, e, text in sorted([(start, end, before + body + after), *also]):
+            out += [data[at:s], text]
+            at = e
+        return b"".join([*out, data[at:]])
 
     return inline
+
+
+def parsed(tree: FileTree, kind: str) -> Iterator[tuple[TreeFile, tree_sitter.Node]]:
+    """Each file of the tree read as `kind` (a grammar's name), with its parse's root."""
+    parser = languages.new_parser(kind)
+    for f in tree.files:
+        if f.kind == kind:
+            yield f, parser.parse(f.data).root_node
+
+
+# The nodes that may name a module: JavaScript's `{x}` is `{x: x}`.
+_NAMES = frozenset({"identifier", "shorthand_property_identifier"})
+
+
+def own_line(data: bytes, stmt: tree_sitter.Node) -> int | None:
+    """The end of the line `stmt` fills (after its newline), or None when the line holds more."""
+    end = data.find(b"\n", stmt.end_byte)
+    end = len(data) if end < 0 else end + 1
+    if stmt.start_point[1] != 0 or data[stmt.end_byte : end].strip():
+        return None
+    return end
+
+
+def text_of(node: tree_sitter.Node, field: str) -> bytes:
+    """The text of `node`'s child `field` (empty when there is none)."""
+    child = node.child_by_field_name(field)
+    return (child.text or b"") if child is not None else b""
+
+
+def member_uses(
+    root: tree_sitter.Node,
+    skip: tree_sitter.Node,
+    name: bytes,
+    member: str,
+    field: str,
+    other_names: Collection[str] = (),
+) -> list[tuple[int, int, bytes]] | None:
+    """Each `name.attr` (a `member` node whose `object` is the identifier `name`) under `root`
+    and outside `skip`, as (start, end, `attr`: its `field`); None when `name` is used in
+    another way. An identifier `name` under a node of a type in `other_names` is another name
+    (Python's `o.name`, `f(name=...)`), unless it is that node's `value`."""
+    uses = []
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node == skip:
+            continue
+        stack.extend(node.named_children)
+        if node.type not in _NAMES or node.text != name or node.parent is None:
+            continue
+        parent = node.parent
+        if parent.type == member and parent.child_by_field_name("object") == node:
+            uses.append((parent.start_byte, parent.end_byte, text_of(parent, field)))
+        elif parent.type not in other_names or parent.child_by_field_name("value") == node:
+            return None  # a use of the module as a value
+    return uses

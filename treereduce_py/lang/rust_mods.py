@@ -17,9 +17,8 @@ from collections.abc import Collection, Iterator
 
 import tree_sitter
 
-from treereduce_py.lang import languages
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.links import Inlining, Link, once, spliced
+from treereduce_py.lang.links import Inlining, Link, once, parsed, spliced
 
 # The files that own their directory, whatever the crate's layout.
 _DIRECTORY_OWNERS = frozenset({"main.rs", "lib.rs", "mod.rs"})
@@ -28,11 +27,8 @@ _DIRECTORY_OWNERS = frozenset({"main.rs", "lib.rs", "mod.rs"})
 def links(tree: FileTree) -> Iterator[Link]:
     """Each `mod x;` in the tree's Rust files whose file is in the tree."""
     paths = set(tree.paths)
-    parser = languages.new_parser("rust")
-    for f in tree.files:
-        if f.kind != "rust":
-            continue
-        for item, folders in _declarations(parser.parse(f.data).root_node, ()):
+    for f, root in parsed(tree, "rust"):
+        for item, folders in _declarations(root, ()):
             name = item.child_by_field_name("name")
             if name is None or not (text := name.text):
                 continue

@@ -3,12 +3,12 @@
 A project's bug usually needs a few of its files, and of those a few lines. So a round is: the
 file-deletion pass (the 'files' input kind, lang/filetree.py: CDD over the file list, largest
 first; files matching a `keep` glob are never candidates and always in the tree), then each C
-header or Rust module named once inlined where it is named, one test each (lang/links.py),
-then every file left, largest first, through the ordinary single-file `Session` with its own
-front end (its grammar, text or bytes), its test placing the candidate into the rest of the
-current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that shrank
-may let another one go. A part is not run again on the very tree it last ended on (it would start
-at its own fixed point), so the last round ends when it comes back to the last change.
+header, Rust, Python or JavaScript module named once inlined where it is named, one test each
+(lang/links.py), then every file left, largest first, through the ordinary single-file `Session`
+with its own front end (its grammar, text or bytes), its test placing the candidate into the rest
+of the current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that
+shrank may let another one go. A part is not run again on the very tree it last ended on (it would
+start at its own fixed point), so the last round ends when it comes back to the last change.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -34,7 +34,7 @@ from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
-from treereduce_py.lang import includes, rust_mods
+from treereduce_py.lang import includes, js_imports, py_imports, rust_mods
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.links import Inlining
 from treereduce_py.run.options import ReduceOptions
@@ -60,7 +60,8 @@ class DirectorySession:
     """One directory's reduction; see the module docstring. Use `run` once.
 
     `command` is a `tree_command` over `tree`; `options` are a single file's (`max_time` and
-    `max_tests` count over the whole run; `output` is not used: `output` is the tree's)."""
+    `max_tests` count over the whole run; `output` is not used: `output` is the tree's); `name`
+    is the tree's folder, as the test's copy is named (a package may import itself by it)."""
 
     def __init__(
         self,
@@ -71,8 +72,10 @@ class DirectorySession:
         *,
         keep: Sequence[str] = (),
         output: TreeOutput | None = None,
+        name: str = "",
     ) -> None:
         self.original = tree
+        self.name = name
         self.tree = tree
         self.command = command
         self.options = dataclasses.replace(options, output=None, original_size=None)
@@ -147,10 +150,12 @@ class DirectorySession:
         return "fixpoint"
 
     def inlinings(self) -> Iterator[Inlining]:
-        """The inlinings the current tree offers: C headers, then Rust modules."""
+        """The inlinings the current tree offers: C headers, Rust, Python, JavaScript modules."""
         pinned = self.pinned.paths
         yield from includes.inlinings(self.tree, pinned)
         yield from rust_mods.inlinings(self.tree, pinned)
+        yield from py_imports.inlinings(self.tree, pinned, self.name)
+        yield from js_imports.inlinings(self.tree, pinned)
 
     def reduce_file(self, path: str) -> str:
         """One file through its own front end, in the rest of the current tree."""
@@ -242,6 +247,12 @@ def reduce_directory(
     out = TreeOutput(output) if output is not None else None
     with tree_command(command, criteria or Criteria(), tree, name=root.resolve().name) as test:
         session = DirectorySession(
-            tree, test, options or ReduceOptions(), sink, keep=keep, output=out
+            tree,
+            test,
+            options or ReduceOptions(),
+            sink,
+            keep=keep,
+            output=out,
+            name=test.input_name,
         )
         return session.run()
