@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.includes import inlinings, links
+from treereduce_py.lang.includes import links
+from treereduce_py.lang.link_finders import inlinings
 
 
 def _tree() -> FileTree:

@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.js_imports import inlinings, links
+from treereduce_py.lang.js_imports import links
+from treereduce_py.lang.link_finders import inlinings
 
 needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
 

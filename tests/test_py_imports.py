@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.py_imports import inlinings, links
+from treereduce_py.lang.link_finders import inlinings
+from treereduce_py.lang.py_imports import links
 
 
 def _py(path: str, text: str) -> TreeFile:
@@ -95,11 +96,12 @@ def test_module_imports_become_their_attributes(tmp_path: Path) -> None:
 def test_a_module_used_as_a_value_or_imported_twice_is_not_offered() -> None:
     tree = FileTree(
         (
-            _py("main.py", "import a\nimport b\nprint(a)\n\ndef f():\n    import c\n"),
+            _py("main.py", "import a\nimport b\nprint(a)\nimport pkg.d\ndef f():\n    import c\n"),
             _py("other.py", "from b import y\n"),
             _py("a.py", "x = 1\n"),
             _py("b.py", "y = 1\n"),
             _py("c.py", "z = 1\n"),  # imported inside a function
+            _py("d.py", ""),  # bound to pkg: used as pkg.d.attr
         )
     )
-    assert _offers(tree) == {}
+    assert _offers(tree, "pkg") == {}

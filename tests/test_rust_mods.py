@@ -4,7 +4,8 @@ inlined as `mod x { ... }`."""
 from __future__ import annotations
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.rust_mods import inlinings, links
+from treereduce_py.lang.link_finders import inlinings
+from treereduce_py.lang.rust_mods import links
 
 
 def _rs(path: str, text: bytes) -> TreeFile:

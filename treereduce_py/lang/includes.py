@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 
 from treereduce_py.lang.filetree import FileTree
-from treereduce_py.lang.links import Inlining, Link, once, spliced
+from treereduce_py.lang.links import Link, spliced
 
 # The kinds whose files are read for quoted includes (languages.detect_kind's names).
 C_KINDS = frozenset({"c", "cpp", "cuda", "objc"})
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"[^\n]*\n?', re.MULTILINE)
 
 
-def links(tree: FileTree) -> Iterator[Link]:
-    """Each quoted include in the tree's C files that names one of its files."""
+def links(tree: FileTree, name: str = "") -> Iterator[Link]:
+    """Each quoted include in the tree's C files that names one of its files (`name`: unused)."""
     paths = set(tree.paths)
     for f in tree.files:
         if f.kind not in C_KINDS:
@@ -33,8 +33,3 @@ def links(tree: FileTree) -> Iterator[Link]:
             target = near if near in paths else posixpath.normpath(name)
             if target in paths:
                 yield Link(target, f.path, spliced(f.data, m.start(), m.end()))
-
-
-def inlinings(tree: FileTree, pinned: Collection[str] = ()) -> Iterator[Inlining]:
-    """Each header, not pinned, that exactly one directive includes, inlined in its place."""
-    return once(tree, links(tree), pinned)

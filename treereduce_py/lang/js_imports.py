@@ -22,16 +22,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 
 import tree_sitter
 
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.links import (
-    Inlining,
     Link,
     member_uses,
-    once,
     own_line,
     parsed,
     spliced,
@@ -44,8 +42,9 @@ _EXPORT_LIST = re.compile(rb"^export[ \t]*\{[^}]*\}[ \t]*;?[ \t]*\n?", re.MULTIL
 _DECLARATIONS = frozenset({"lexical_declaration", "variable_declaration"})
 
 
-def links(tree: FileTree) -> Iterator[Link]:
-    """Each relative import in the tree's JavaScript files of one of its modules."""
+def links(tree: FileTree, name: str = "") -> Iterator[Link]:
+    """Each relative import in the tree's JavaScript files of one of its modules (`name`:
+    unused)."""
     modules = {f.path for f in tree.files if f.kind == "javascript"}
     for f, root in parsed(tree, "javascript"):
         for node, spec in _specifiers(root):
@@ -56,11 +55,6 @@ def links(tree: FileTree) -> Iterator[Link]:
             if posixpath.dirname(target) == posixpath.dirname(f.path):
                 inline = _inliner(f.data, root, node)
             yield Link(target, f.path, inline)
-
-
-def inlinings(tree: FileTree, pinned: Collection[str] = ()) -> Iterator[Inlining]:
-    """Each module, not pinned, that exactly one import names, pasted in its place."""
-    return once(tree, links(tree), pinned)
 
 
 def _specifiers(root: tree_sitter.Node) -> Iterator[tuple[tree_sitter.Node, str]]:

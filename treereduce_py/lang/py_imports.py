@@ -23,16 +23,14 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Iterator
 
 import tree_sitter
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
 from treereduce_py.lang.links import (
-    Inlining,
     Link,
     member_uses,
-    once,
     own_line,
     parsed,
     spliced,
@@ -51,16 +49,12 @@ def links(tree: FileTree, name: str = "") -> Iterator[Link]:
     modules = {f.path for f in tree.files if f.kind == "python"}
     for f, root in parsed(tree, "python"):
         for stmt in _statements(root):
-            for target, bound in _targets(stmt, f.path, modules, name):
+            for target, bound, plain in _targets(stmt, f.path, modules, name):
                 inline = None
-                if stmt.parent == root and posixpath.dirname(target) == posixpath.dirname(f.path):
+                here = posixpath.dirname(target) == posixpath.dirname(f.path)
+                if plain and here and stmt.parent == root:
                     inline = _inliner(f, root, stmt, bound)
                 yield Link(target, f.path, inline)
-
-
-def inlinings(tree: FileTree, pinned: Collection[str] = (), name: str = "") -> Iterator[Inlining]:
-    """Each module, not pinned, that exactly one import names, pasted in its place."""
-    return once(tree, links(tree, name), pinned)
 
 
 def _statements(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
@@ -78,16 +72,17 @@ def _text(node: tree_sitter.Node | None) -> str:
 
 def _targets(
     stmt: tree_sitter.Node, path: str, modules: set[str], name: str
-) -> Iterator[tuple[str, tree_sitter.Node | None]]:
+) -> Iterator[tuple[str, tree_sitter.Node | None, bool]]:
     """(module file, the name node bound to the module, or None when the import binds the
-    module's own names) for each module of the tree that `stmt` imports."""
+    module's own names, and False for `import a.b`, bound to `a`) for each module of the tree
+    that `stmt` imports."""
     names = stmt.children_by_field_name("name")
     if stmt.type == "import_statement":
         for node in names:
             dotted = node.child_by_field_name("name") or node
             target = _resolve(path, 0, _text(dotted).split("."), modules, name)
             if target is not None:
-                yield target, node if "." not in _text(dotted) else None
+                yield target, node, "." not in _text(dotted)
         return
     module = stmt.child_by_field_name("module_name")
     level, parts = _module_path(_text(module))
@@ -97,10 +92,10 @@ def _targets(
         target = _resolve(path, level, [*parts, _text(dotted)], modules, name)
         if target is not None:
             whole = False
-            yield target, node
+            yield target, node, True
     target = _resolve(path, level, parts, modules, name) if whole else None
     if target is not None:
-        yield target, None
+        yield target, None, True
 
 
 def _module_path(text: str) -> tuple[int, list[str]]:

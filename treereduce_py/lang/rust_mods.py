@@ -13,34 +13,29 @@ is read as the root's. A `#[path = ...]` declaration is not a link followed.
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Collection, Iterator
+from collections.abc import Iterator
 
 import tree_sitter
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.links import Inlining, Link, once, parsed, spliced
+from treereduce_py.lang.links import Link, parsed, spliced
 
 # The files that own their directory, whatever the crate's layout.
 _DIRECTORY_OWNERS = frozenset({"main.rs", "lib.rs", "mod.rs"})
 
 
-def links(tree: FileTree) -> Iterator[Link]:
-    """Each `mod x;` in the tree's Rust files whose file is in the tree."""
+def links(tree: FileTree, name: str = "") -> Iterator[Link]:
+    """Each `mod x;` in the tree's Rust files whose file is in the tree (`name` is not used)."""
     paths = set(tree.paths)
     for f, root in parsed(tree, "rust"):
         for item, folders in _declarations(root, ()):
-            name = item.child_by_field_name("name")
-            if name is None or not (text := name.text):
+            ident = item.child_by_field_name("name")
+            if ident is None or not (text := ident.text):
                 continue
             target = _resolve(f, folders, text.decode().removeprefix("r#"), paths)
             if target is not None:
                 end = item.end_byte - 1  # the `;` becomes the module's block
                 yield Link(target, f.path, spliced(f.data, end, item.end_byte, b" {\n", b"}"))
-
-
-def inlinings(tree: FileTree, pinned: Collection[str] = ()) -> Iterator[Inlining]:
-    """Each module file, not pinned, that exactly one `mod` declares, inlined in its place."""
-    return once(tree, links(tree), pinned)
 
 
 def _declarations(

@@ -4,11 +4,12 @@ A project's bug usually needs a few of its files, and of those a few lines. So a
 file-deletion pass (the 'files' input kind, lang/filetree.py: CDD over the file list, largest
 first; files matching a `keep` glob are never candidates and always in the tree), then each C
 header, Rust, Python or JavaScript module named once inlined where it is named, one test each
-(lang/links.py), then every file left, largest first, through the ordinary single-file `Session`
-with its own front end (its grammar, text or bytes), its test placing the candidate into the rest
-of the current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that
-shrank may let another one go. A part is not run again on the very tree it last ended on (it would
-start at its own fixed point), so the last round ends when it comes back to the last change.
+(lang/link_finders.py), then every file left, largest first, through the ordinary single-file
+`Session` with its own front end (its grammar, text or bytes), its test placing the candidate into
+the rest of the current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a
+file that shrank may let another one go. A part is not run again on the very tree it last ended
+on (it would start at its own fixed point), so the last round ends when it comes back to the last
+change.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -24,7 +25,7 @@ import dataclasses
 import fnmatch
 import hashlib
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,9 +35,8 @@ from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
-from treereduce_py.lang import includes, js_imports, py_imports, rust_mods
 from treereduce_py.lang.filetree import FileTree
-from treereduce_py.lang.links import Inlining
+from treereduce_py.lang.link_finders import inlinings
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
@@ -123,14 +123,14 @@ class DirectorySession:
         return self.part(WHOLE_TREE, free.encode(), "files", oracle, options)
 
     def inline_links(self) -> str:
-        """Each file that one other file names, inlined there (lang/links.py), kept when the
-        whole tree then passes the test; its stop reason. Not with --same-crash:
-        the same crash is judged inside each part (its golden run), not by the bare command."""
+        """Each file that one other file names, inlined there (lang/link_finders.py), kept when
+        the whole tree then passes the test; its stop reason. Not with --same-crash: the same
+        crash is judged inside each part (its golden run), not by the bare command."""
         o = self.options
         accepted = not (o.same_crash or o.signature or o.signature_regex)
         while accepted:
             accepted = False
-            for inlining in self.inlinings():
+            for inlining in inlinings(self.tree, self.pinned.paths, self.name):
                 tree = inlining.tree
                 digest = _digest(tree)
                 if digest in self.tried:
@@ -148,14 +148,6 @@ class DirectorySession:
                     self.emit(events.InFile(inlining.user, notice, elapsed=self.elapsed()))
                     break
         return "fixpoint"
-
-    def inlinings(self) -> Iterator[Inlining]:
-        """The inlinings the current tree offers: C headers, Rust, Python, JavaScript modules."""
-        pinned = self.pinned.paths
-        yield from includes.inlinings(self.tree, pinned)
-        yield from rust_mods.inlinings(self.tree, pinned)
-        yield from py_imports.inlinings(self.tree, pinned, self.name)
-        yield from js_imports.inlinings(self.tree, pinned)
 
     def reduce_file(self, path: str) -> str:
         """One file through its own front end, in the rest of the current tree."""
