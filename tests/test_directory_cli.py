@@ -75,7 +75,10 @@ def test_a_python_package_is_reduced_into_dir_reduced(tmp_path: Path) -> None:
     assert "__pycache__" not in str(after.paths)  # what the test made in its copy is not kept
     lines = [json.loads(line) for line in err.splitlines()]
     files = {e["file"] for e in lines if "file" in e}
-    assert "." in files and "stats.py" in files
+    assert "." in files and "__main__.py" in files
+    # stats.py, imported by report.py alone, and report.py, by __main__.py, are pasted in
+    inlined = {e["message"] for e in lines if e["event"] == "notice"}
+    assert {"inlined report.py", "inlined stats.py"} <= inlined
 
 
 def _main(args: list[object], capfd: pytest.CaptureFixture[str]) -> tuple[int, str]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.lang.includes import includes, inlinings
+from treereduce_py.lang.includes import links
+from treereduce_py.lang.link_finders import inlinings
 
 
 def _tree() -> FileTree:
@@ -24,18 +25,22 @@ def _tree() -> FileTree:
 
 
 def test_includes_resolve_beside_the_includer_then_at_the_root() -> None:
-    found = includes(_tree())
-    assert sorted(found) == ["b.h", "inc/a.h", "inc/c.h"]
-    assert [u[0] for u in found["b.h"]] == ["main.c", "other.c"]
-    assert [u[0] for u in found["inc/c.h"]] == ["inc/a.h"]  # the text file is no C
+    found = [(link.target, link.user) for link in links(_tree())]
+    assert sorted(found) == [
+        ("b.h", "main.c"),
+        ("b.h", "other.c"),
+        ("inc/a.h", "main.c"),
+        ("inc/c.h", "inc/a.h"),  # the text file is no C
+    ]
 
 
 def test_a_header_included_once_is_inlined_where_its_directive_was() -> None:
     tree = _tree()
-    offers = {header: (includer, t) for header, includer, t in inlinings(tree)}
+    offers = {i.target: i for i in inlinings(tree)}
     assert sorted(offers) == ["inc/a.h", "inc/c.h"]  # b.h is included twice
-    includer, inlined = offers["inc/a.h"]
-    assert includer == "main.c" and "inc/a.h" not in inlined.paths
-    assert inlined.get("main.c").data.startswith(b'#include "c.h"\nint a;\n#include "b.h"\n')
-    assert inlined.size == tree.size - len(b'#include "inc/a.h"\n') + 1  # the newline a.h lacked
+    inlined = offers["inc/a.h"]
+    assert inlined.user == "main.c" and "inc/a.h" not in inlined.tree.paths
+    assert inlined.tree.get("main.c").data.startswith(b'#include "c.h"\nint a;\n#include "b.h"\n')
+    size = tree.size - len(b'#include "inc/a.h"\n') + 1  # the newline a.h lacked
+    assert inlined.tree.size == size
     assert not list(inlinings(tree, pinned=["inc/a.h", "inc/c.h"]))

@@ -106,8 +106,9 @@ def run_directory(
     output = _Written(out)
     try:
         with tree_command(command, criteria, tree, name=root.name, timeout=args.timeout) as test:
+            sink = _sink(reporter, args.json)
             session = DirectorySession(
-                tree, test, options, _sink(reporter, args.json), keep=args.keep, output=output
+                tree, test, options, sink, keep=args.keep, output=output, name=root.name
             )
             result = session.run()
     except NotInteresting as e:

@@ -3,12 +3,13 @@
 A project's bug usually needs a few of its files, and of those a few lines. So a round is: the
 file-deletion pass (the 'files' input kind, lang/filetree.py: CDD over the file list, largest
 first; files matching a `keep` glob are never candidates and always in the tree), then each C
-header included once inlined where it is included, one test each (lang/includes.py), then every file
-left, largest first, through the ordinary single-file `Session` with its own front end (its
-grammar, text or bytes), its test placing the candidate into the rest of the current tree
-(judge/tree_oracle.py). Rounds repeat until one changes nothing: a file that shrank may let
-another one go. A part is not run again on the very tree it last ended on (it would start at its
-own fixed point), so the last round ends when it comes back to the last change.
+header, Rust, Python or JavaScript module named once inlined where it is named, one test each
+(lang/link_finders.py), then every file left, largest first, through the ordinary single-file
+`Session` with its own front end (its grammar, text or bytes), its test placing the candidate into
+the rest of the current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a
+file that shrank may let another one go. A part is not run again on the very tree it last ended
+on (it would start at its own fixed point), so the last round ends when it comes back to the last
+change.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -35,7 +36,7 @@ from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
-from treereduce_py.lang.includes import inlinings
+from treereduce_py.lang.link_finders import inlinings
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
@@ -59,7 +60,8 @@ class DirectorySession:
     """One directory's reduction; see the module docstring. Use `run` once.
 
     `command` is a `tree_command` over `tree`; `options` are a single file's (`max_time` and
-    `max_tests` count over the whole run; `output` is not used: `output` is the tree's)."""
+    `max_tests` count over the whole run; `output` is not used: `output` is the tree's); `name`
+    is the tree's folder, as the test's copy is named (a package may import itself by it)."""
 
     def __init__(
         self,
@@ -70,8 +72,10 @@ class DirectorySession:
         *,
         keep: Sequence[str] = (),
         output: TreeOutput | None = None,
+        name: str = "",
     ) -> None:
         self.original = tree
+        self.name = name
         self.tree = tree
         self.command = command
         self.options = dataclasses.replace(options, output=None, original_size=None)
@@ -96,7 +100,7 @@ class DirectorySession:
             size = self.tree.size
             reason = self.delete_files()
             if reason == "fixpoint":
-                reason = self.inline_headers()
+                reason = self.inline_links()
             for path in sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data)):
                 if reason != "fixpoint":
                     break
@@ -118,15 +122,16 @@ class DirectorySession:
         options = dataclasses.replace(self.options, strategy=DEFAULT_STRATEGY, polish=False)
         return self.part(WHOLE_TREE, free.encode(), "files", oracle, options)
 
-    def inline_headers(self) -> str:
-        """Each C/C++ header included once, inlined where it is included (lang/includes.py),
-        kept when the whole tree then passes the test; its stop reason. Not with --same-crash:
-        the same crash is judged inside each part (its golden run), not by the bare command."""
+    def inline_links(self) -> str:
+        """Each file that one other file names, inlined there (lang/link_finders.py), kept when
+        the whole tree then passes the test; its stop reason. Not with --same-crash: the same
+        crash is judged inside each part (its golden run), not by the bare command."""
         o = self.options
         accepted = not (o.same_crash or o.signature or o.signature_regex)
         while accepted:
             accepted = False
-            for header, includer, tree in inlinings(self.tree, self.pinned.paths):
+            for inlining in inlinings(self.tree, self.pinned.paths, self.name):
+                tree = inlining.tree
                 digest = _digest(tree)
                 if digest in self.tried:
                     continue
@@ -139,8 +144,8 @@ class DirectorySession:
                 if verdict.interesting:
                     self.tree, accepted = tree, True
                     self.offer(tree)
-                    notice = events.Notice(f"inlined {header}", elapsed=self.elapsed())
-                    self.emit(events.InFile(includer, notice, elapsed=self.elapsed()))
+                    notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
+                    self.emit(events.InFile(inlining.user, notice, elapsed=self.elapsed()))
                     break
         return "fixpoint"
 
@@ -234,6 +239,12 @@ def reduce_directory(
     out = TreeOutput(output) if output is not None else None
     with tree_command(command, criteria or Criteria(), tree, name=root.resolve().name) as test:
         session = DirectorySession(
-            tree, test, options or ReduceOptions(), sink, keep=keep, output=out
+            tree,
+            test,
+            options or ReduceOptions(),
+            sink,
+            keep=keep,
+            output=out,
+            name=test.input_name,
         )
         return session.run()
