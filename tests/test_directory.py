@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,21 @@ def test_the_library_reduces_a_directory_with_a_command(tmp_path: Path) -> None:
     assert result.tree.size < len(b"the bug")
     assert FileTree.read(out) == result.tree
     assert FileTree.read(root).size > 60  # the input is as it was
+
+
+def test_max_time_counts_from_when_the_caller_started_the_run() -> None:
+    """--max-time counts from the run's start as the caller took it (the CLI takes it before
+    reading the tree and making the test's copies), not from when the session was built: a
+    budget spent before the session began leaves nothing to reduce with, yet the run still ends
+    on the original tree."""
+    tree = _tree()
+    seen: list[FileTree] = []
+    options = ReduceOptions(jobs=2, max_time=5.0)
+    session = DirectorySession(
+        tree, _wants(tree, seen), options, lambda _e: None, started=time.monotonic() - 60.0
+    )
+    result = session.run()
+    assert result.reason == "max-time"
+    assert result.tree == tree
+    fresh = DirectorySession(tree, _wants(tree, []), options, lambda _e: None).run()
+    assert fresh.tree.size < tree.size  # the same budget from now reduces it

@@ -90,6 +90,7 @@ def run_directory(
     reporter: ui.Reporter,
 ) -> tuple[int, str | None]:
     """Reduce the directory `args.input`; the exit code and, on success, where the result is."""
+    started = time.monotonic()  # --max-time counts from here (reading the tree too)
     refuse_unsupported(args, command)
     root = Path(args.input)
     if root.name in ("", ".", ".."):
@@ -102,13 +103,19 @@ def run_directory(
     out = output_dir(args, root)
     lock = OutputLock(out)
     lock.acquire()
-    started = time.monotonic()
     output = _Written(out)
     try:
         with tree_command(command, criteria, tree, name=root.name, timeout=args.timeout) as test:
             sink = _sink(reporter, args.json)
             session = DirectorySession(
-                tree, test, options, sink, keep=args.keep, output=output, name=root.name
+                tree,
+                test,
+                options,
+                sink,
+                keep=args.keep,
+                output=output,
+                name=root.name,
+                started=started,
             )
             result = session.run()
     except NotInteresting as e:

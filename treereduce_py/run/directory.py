@@ -61,7 +61,9 @@ class DirectorySession:
 
     `command` is a `tree_command` over `tree`; `options` are a single file's (`max_time` and
     `max_tests` count over the whole run; `output` is not used: `output` is the tree's); `name`
-    is the tree's folder, as the test's copy is named (a package may import itself by it)."""
+    is the tree's folder, as the test's copy is named (a package may import itself by it);
+    `started` is when the run began (`time.monotonic()`; by default now): --max-time counts
+    from there, so the caller's reading of the tree and making of the test's copies count too."""
 
     def __init__(
         self,
@@ -73,6 +75,7 @@ class DirectorySession:
         keep: Sequence[str] = (),
         output: TreeOutput | None = None,
         name: str = "",
+        started: float | None = None,
     ) -> None:
         self.original = tree
         self.name = name
@@ -82,7 +85,7 @@ class DirectorySession:
         self.emit = emit
         self.output = output
         self.pinned = tree.only(p for p in tree.paths if any(fnmatch.fnmatch(p, g) for g in keep))
-        self.started = time.monotonic()
+        self.started = time.monotonic() if started is None else started
         self.tests = 0
         self.parts = 0  # sessions run so far: only the first tests the user's original
         # The tree each part last ended at a fixed point on: run again on that very tree, it
