@@ -267,3 +267,14 @@ def test_rendering_an_edited_node_gives_its_replacement() -> None:
     edits = Edits().with_edit(table, 5, b"REPL")
     assert edits is not None
     assert render(table, edits, 5) == b"REPL"
+
+
+@settings(max_examples=120, deadline=None)
+@given(edit_sets(), st.lists(st.integers(0, 10_000), min_size=1, max_size=4))
+def test_applies_says_what_with_edits_does_without_building(
+    case: tuple[NodeTable, Edits], picks: list[int]
+) -> None:
+    """The engine's waste count asks `applies` instead of building the edits: the two agree."""
+    table, edits = case
+    pairs = [(p % len(table), b"") for p in picks]
+    assert edits.applies(table, pairs) == (edits.with_edits(table, pairs) is not None)

@@ -84,6 +84,18 @@ class Edits:
     def with_edit(self, table: NodeTable, i: int, text: bytes) -> Edits | None:
         return self.with_edits(table, [(i, text)])
 
+    def applies(self, table: NodeTable, new: Iterable[tuple[int, bytes]]) -> bool:
+        """Would `with_edits(table, new)` take these pairs (no new node inside an edited
+        subtree; a new node inside another new one is not looked at)? Without building them."""
+        reach = -1
+        for i in sorted(dict(new)):
+            if i <= reach:
+                continue
+            if self._covered(table, self.order, i):
+                return False
+            reach = table.last[i]
+        return True
+
     @staticmethod
     def _covered(table: NodeTable, order: Sequence[int], i: int) -> bool:
         k = bisect_right(order, i) - 1

@@ -319,9 +319,10 @@ class _Parallel(_Pass):
         stale, or moot when that commit took its edit away (a statistic: judge/busy.py)."""
         now = self.state
         if now is not base:
-            # Only whether it still applies: its pairs, not the edits they make (on a 20 MB
-            # input, building them here was a tenth of the engine's time).
-            gone = task.replacements(self.table, now.edits) is None
+            # Only whether it still applies, not the edits it would make (on a 20 MB input,
+            # building them here was a tenth of the engine's time).
+            pairs = task.replacements(self.table, now.edits)
+            gone = pairs is None or not now.edits.applies(self.table, pairs)
             self.judge.wasted("moot" if gone else "stale", worker)
 
     def merge(self, item: _Merge, worker: int) -> None:
