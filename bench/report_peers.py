@@ -5,11 +5,8 @@ each stage of treereduce-py's runs bought."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 from prepare import Case
 from ratios import SUMMARY_COLUMNS, per_case_rows, summary_rows
 from report_commits import family_commits, mixed_note
@@ -103,8 +100,20 @@ def target_section(runs: list[Run]) -> list[str]:
     )
 
 
+def _pyplot() -> Any:
+    """matplotlib's pyplot, headless (the bench extra): imported only to draw, so the tables
+    render, and are tested, without it."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def plot_case(case: str, runs: list[Run], path: Path) -> None:
     """Best size so far over time, one step line per tool, log-scaled bytes."""
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(7, 3.6))
     for tool in tool_order({r["tool"] for r in runs}):
         run = next(r for r in runs if r["tool"] == tool)
@@ -129,6 +138,7 @@ def plot_bars(runs: list[Run], key: str, ylabel: str, path: Path, relative: bool
     tools = tool_order({r["tool"] for r in runs})
     by_key = {(r["case"], r["tool"]): r for r in runs}
     width = 0.8 / max(len(tools), 1)
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(7.0, len(cases) * 1.1), 4))
     for i, tool in enumerate(tools):
         xs, ys = [], []

@@ -184,7 +184,6 @@ def test_a_result_that_fails_the_test_is_recorded_as_failing(
 
 
 def test_a_directory_cases_table_counts_its_files() -> None:
-    pytest.importorskip("matplotlib", reason="bench/report_peers.py plots (the bench extra)")
     import report_peers  # type: ignore[import-not-found]
 
     run_of = {
