@@ -168,7 +168,11 @@ class _Pass:
         self.failure: BaseException | None = None
         self.lock = threading.Lock()
         self.merging = False  # a merge is queued or running: other commits wait for it
+        self.setup()
         self.push(planner.initial())
+
+    def setup(self) -> None:
+        """The mode's own fields, set before the planner's first tasks are queued."""
 
     def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
         """Work the heap to exhaustion with the pool's workers."""
@@ -218,15 +222,7 @@ class _Parallel(_Pass):
     """Parallel mode: each worker pops, tests and commits on its own; successes that raced
     become proposals, merged and tested together (see the module docstring)."""
 
-    def __init__(
-        self,
-        engine: Engine,
-        table: NodeTable,
-        planner: Planner,
-        ask: PassJudge,
-        better: Callable[[bytes, bytes], bool] = shorter,
-    ) -> None:
-        super().__init__(engine, table, planner, ask, better)
+    def setup(self) -> None:
         self.pending: list[Task] = []
         self.running: dict[int, Footprint] = {}  # worker -> what its task edits
         self.running_lock = threading.Lock()
