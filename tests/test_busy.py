@@ -59,6 +59,9 @@ class ChunkAndLine:
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
 
+    def wanted(self, task: Task) -> bool:
+        return True
+
 
 def test_a_test_whose_edit_a_concurrent_success_removed_is_counted_moot() -> None:
     line_started, chunk_committed = threading.Event(), threading.Event()

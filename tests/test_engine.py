@@ -13,13 +13,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import events
-from treereduce_py.edit.edits import Edits
+from treereduce_py.edit.edits import Edits, Span
 from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
 from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.engine import MERGE_PRIORITY, Engine, _Merge, _Parallel
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import SyntaxCheck
-from treereduce_py.judge.judge import Budget, Counts, Judge, PassJudge, Stopped
+from treereduce_py.judge.judge import Budget, Counts, Interesting, Judge, PassJudge, Stopped
 from treereduce_py.judge.oracle import CallableOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
@@ -47,6 +47,9 @@ class EachLine:
 
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
+
+    def wanted(self, task: Task) -> bool:
+        return True
 
 
 class Run:
@@ -254,6 +257,9 @@ class Scripted:
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
 
+    def wanted(self, task: Task) -> bool:
+        return True
+
 
 def alternatives_first(width: int, good: bytes) -> tuple[Run, list[bytes], list[Task]]:
     """Two workers on a first line of `width` x's, whose replacements by "A" and "B" come
@@ -353,3 +359,90 @@ def test_deterministic_mode_commits_the_same_sequence_as_one_worker(seed: int) -
         run.run(TreePlanner(table, SyntaxFacts.build(table, None)), deterministic=True)
         sequences.append(run.offered)
     assert sequences[0] == sequences[1] == sequences[2]
+
+
+def waits_for(condition: Callable[[], bool]) -> None:
+    """Until `condition` holds (a test that hangs fails on its deadline, not on timing)."""
+    deadline = time.monotonic() + 30
+    while not condition():
+        assert time.monotonic() < deadline, "never happened"
+        time.sleep(0.001)
+
+
+class Overtaking(PassJudge):
+    """The pass's judge, which holds a candidate lacking `late` (but not `first`) between its
+    build and its test until `first` is gone from the best; `built` says it is held."""
+
+    def __init__(self, run: Run, late: bytes, first: bytes, built: threading.Event) -> None:
+        ask = run.ask()
+        super().__init__(run.judge, ask._check, ask._max_errors)
+        self.run, self.late, self.first, self.built = run, late, first, built
+
+    def __call__(
+        self,
+        candidate: bytes,
+        worker: int,
+        spans: list[Span] | None = None,
+        since: Edits | None = None,
+        fresh: Callable[[], bool] | None = None,
+    ) -> Interesting | None:
+        if self.late not in candidate and self.first in candidate:
+            self.built.set()
+            waits_for(lambda: self.first not in self.run.best.data)
+        return super().__call__(candidate, worker, spans, since, fresh)
+
+
+def test_a_candidate_overtaken_before_its_test_is_rebuilt_on_the_new_state() -> None:
+    # Line 01's deletion is built on the state that still has line 02, whose deletion commits
+    # before that test starts: it is rebuilt on the new state and tested there, once.
+    one, two = b"line 01", b"line 02"
+    tested: list[bytes] = []
+    built = threading.Event()
+
+    def predicate(candidate: bytes) -> bool:
+        if two not in candidate and one in candidate:
+            built.wait(30)
+        tested.append(candidate)
+        return b"line 05" in candidate
+
+    run = Run(predicate, jobs=2)
+    ask = Overtaking(run, late=one, first=two, built=built)
+    first, second = list(run.table.children(0))[1:3]
+    assert run.engine.run_pass(run.table, Scripted([Delete(first), Delete(second)]), ask)
+    assert one not in run.best.data and two not in run.best.data
+    assert all(one in t or two not in t for t in tested)  # never tested on the old state
+    assert len(tested) == 2 and run.counters.wasted["stale"] == 0
+
+
+class Unwanted(Scripted):
+    """Scripted tasks, some of which the planner no longer wants by the time they are popped."""
+
+    def __init__(self, tasks: list[Task], unwanted: list[Task]) -> None:
+        super().__init__(tasks)
+        self.unwanted = unwanted
+        self.settled: list[tuple[Task, bool]] = []
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        self.settled.append((task, accepted))
+        return ()
+
+    def wanted(self, task: Task) -> bool:
+        return all(task is not t for t in self.unwanted)
+
+
+@pytest.mark.parametrize("jobs", [1, 3])
+def test_a_task_the_planner_no_longer_wants_is_settled_without_a_test(jobs: int) -> None:
+    tested: list[bytes] = []
+
+    def predicate(candidate: bytes) -> bool:
+        tested.append(candidate)
+        return False
+
+    run = Run(predicate, jobs=jobs)
+    tasks: list[Task] = [Delete(c) for c in run.table.children(0)]
+    planner = Unwanted(tasks, tasks[2:5])
+    assert not run.run(planner)
+    assert len(tested) == len(tasks) - 3
+    assert all(b"line %02d" % i in t for t in tested for i in (2, 3, 4))
+    accepted = [t for t, ok in planner.settled if ok]  # no follow-ups for them
+    assert len(planner.settled) == len(tasks) and set(accepted) == set(tasks[2:5])

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
-from treereduce_py.judge.judge import Budget, Judge
+from treereduce_py.judge.judge import Budget, Judge, Overtaken
 from treereduce_py.judge.oracle import CallableOracle, CommandOracle, Criteria
 
 
@@ -64,3 +66,15 @@ def test_required_criteria_replace_the_oracles_own() -> None:
         judge.require(Criteria(exit_codes=frozenset({134}), stderr_regex=re.compile(b"crash")))
         assert ask(b"boom = 2\n", 0) is not None and ask(b"calm = 2\n", 0) is None
         assert judge.final_test(b"boom = 3\n") is not None
+
+
+def test_a_candidate_whose_base_is_gone_is_not_tested_but_a_known_answer_is_given() -> None:
+    oracle, asked = counting(True)
+    judge = Judge(oracle, "python", syntax_strict=False)
+    ask = judge.for_pass(check=SyntaxCheck("python"), max_errors=0)
+    with pytest.raises(Overtaken):
+        ask(b"x = 1\n", 0, fresh=lambda: False)
+    assert asked == [] and judge.counts().tests == 0
+    assert ask(b"x = 1\n", 0, fresh=lambda: True) is not None
+    assert ask(b"x = 1\n", 0, fresh=lambda: False) is not None  # cached: costs no test
+    assert asked == [b"x = 1\n"]

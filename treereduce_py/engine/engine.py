@@ -8,6 +8,8 @@ one merge task (first in the heap) applies them all to the newest state and test
 once (GreeDDy, seed 002). If the union is interesting, all of them commit together; if not, the
 proposals are split in halves and merged again, down to single ones (which then simply failed
 on the newer state). So N workers that succeed at once cost about one extra test, not N.
+A candidate whose snapshot a commit overtook before its test started is rebuilt on the newer
+state rather than tested stale.
 
 Workers never wait for each other. When the heap runs low, a worker that starts a task also
 queues what the planner would do next if the task failed (C-Reduce's speculation): the children
@@ -47,11 +49,15 @@ from treereduce_py.edit.tasks import (
 )
 from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.heap import Key, TaskHeap
-from treereduce_py.judge.judge import Interesting, Judge, PassJudge
+from treereduce_py.judge.judge import Interesting, Judge, Overtaken, PassJudge
 from treereduce_py.lang.syntax import NodeTable
 
 # Merge tasks go before every ordinary task: they carry successes already found.
 MERGE_PRIORITY = 1 << 48
+
+# A candidate is rebuilt at most this many times when commits keep overtaking its base; then it
+# is tested on the last one (a success is then proposed, as a stale one is).
+REBUILDS = 3
 
 # Deterministic mode looks at most this many times `jobs` tasks ahead to fill its workers.
 LOOKAHEAD = 4
@@ -294,21 +300,48 @@ class _Parallel(_Pass):
 
     def attempt(self, task: Task, worker: int) -> None:
         """Test `task` on the current state; commit, propose, or settle it as failed."""
-        base = self.state
-        cand = self.candidate(base, task)
-        if cand is None:  # its nodes are gone: nothing left to try
-            return self.settle([task], True)
-        if not self.better(cand.text, base.text):
-            return self.settle([task], False)
-        if len(self.heap) < self.engine.jobs:
-            self.push(self.planner.speculate(task))
-        verdict = self.ask(cand.text, worker, cand.spans, base.edits)
-        self.count_waste(base, task, worker)
+        tested = self.test(task, worker)
+        if tested is None:
+            return
+        base, cand, verdict = tested
         if verdict is None:
-            return self.settle([task], False)
+            self.settle([task], False)
+            if self.engine.jobs > 1 and len(self.heap) < self.engine.jobs:
+                self.push(self.planner.speculate(task))  # a round's last chunks are running
+            return None
         if self.commit(base, cand, verdict):
             return self.settle([task], True)
         self.propose([task])
+
+    def test(self, task: Task, worker: int) -> tuple[_State, _Candidate, Interesting | None] | None:
+        """`task` built on the current state and judged: its base, candidate and answer; None
+        when it was settled untested (its nodes are gone, or it would not be progress). A
+        candidate whose base a concurrent commit replaced before its test started is rebuilt on
+        the new state (up to `REBUILDS` times), not tested stale."""
+        rebuilds = 0
+        while True:
+            base = self.state
+            cand = self.candidate(base, task) if self.planner.wanted(task) else None
+            if cand is None:  # its nodes are gone, or it was dropped: nothing left to try
+                self.settle([task], True)
+                return None
+            if not self.better(cand.text, base.text):
+                self.settle([task], False)
+                return None
+            if rebuilds == 0 and len(self.heap) < self.engine.jobs:
+                self.push(self.planner.speculate(task))
+            fresh = None if rebuilds >= REBUILDS else self.current(base)
+            try:
+                verdict = self.ask(cand.text, worker, cand.spans, base.edits, fresh)
+            except Overtaken:
+                rebuilds += 1
+                continue
+            self.count_waste(base, task, worker)
+            return base, cand, verdict
+
+    def current(self, base: _State) -> Callable[[], bool]:
+        """Whether `base` is still the current state, asked later."""
+        return lambda: self.state is base
 
     def count_waste(self, base: _State, task: Task, worker: int) -> None:
         """A test built on `base` answered after a concurrent commit changed the state is
@@ -366,6 +399,9 @@ class _Parallel(_Pass):
             return False
         try:
             assert not isinstance(rider, _Merge)  # fits turns merges down
+            if not self.planner.wanted(rider):
+                self.settle([rider], True)
+                return False
             pairs = task_pairs(self.table, edits, rider)
             more = None if pairs is None else edits.with_edits(self.table, pairs)
             spans = None if more is None else diff(self.table, base.edits, base.shifts, more)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 
@@ -36,6 +36,11 @@ from treereduce_py.judge.cache import Cache, digest
 from treereduce_py.judge.check import SyntaxCheck
 from treereduce_py.judge.oracle import Criteria, Oracle, Rejudged, Verdict
 from treereduce_py.judge.timeouts import Timeouts
+
+
+class Overtaken(Exception):
+    """The state a candidate was built on changed before its test started (`PassJudge`'s
+    `fresh` said so): the caller rebuilds it on the new state instead of testing it stale."""
 
 
 class Stopped(Exception):
@@ -265,6 +270,7 @@ class Judge:
         since: Edits | None,
         check: SyntaxCheck,
         max_errors: int,
+        fresh: Callable[[], bool] | None = None,
     ) -> bool:
         self._tested[worker] = False
         key = digest(candidate)
@@ -272,11 +278,11 @@ class Judge:
         if known is not None:
             return known
         if not self.syntax_strict:
-            return self._test(key, candidate, worker)
+            return self._test(key, candidate, worker, fresh=fresh)
         if self.order.check_first():
             ok = self._syntax_ok(key, candidate, spans, since, check, max_errors, first=True)
-            return ok and self._test(key, candidate, worker)
-        return self._test(key, candidate, worker, cache=False) and self._syntax_ok(
+            return ok and self._test(key, candidate, worker, fresh=fresh)
+        return self._test(key, candidate, worker, cache=False, fresh=fresh) and self._syntax_ok(
             key, candidate, spans, since, check, max_errors, first=False
         )
 
@@ -301,8 +307,18 @@ class Judge:
             self.cache.put(key, len(candidate), ok, by_syntax=not ok)
         return ok
 
-    def _test(self, key: bytes, candidate: bytes, worker: int, cache: bool = True) -> bool:
-        """Run the oracle (budgets permitting); cache the answer unless told not to."""
+    def _test(
+        self,
+        key: bytes,
+        candidate: bytes,
+        worker: int,
+        cache: bool = True,
+        fresh: Callable[[], bool] | None = None,
+    ) -> bool:
+        """Run the oracle (budgets permitting); cache the answer unless told not to. Raises
+        Overtaken, testing nothing, when `fresh` says the candidate's base is gone."""
+        if fresh is not None and not fresh():
+            raise Overtaken
         if not self._may_test():
             return False
         self._tested[worker] = True
@@ -366,11 +382,18 @@ class PassJudge:
         worker: int,
         spans: list[Span] | None = None,
         since: Edits | None = None,
+        fresh: Callable[[], bool] | None = None,
     ) -> Interesting | None:
         """Is `candidate` interesting? `spans` say what it changes in the text of the state
         whose edits are `since` (for the incremental check; without them the check parses the
-        whole candidate)."""
-        ok = self._judge._answer(candidate, worker, spans, since, self._check, self._max_errors)
+        whole candidate).
+
+        Raises Overtaken when `fresh` says, just before the test would start, that the state
+        the candidate was built on is gone (a cached answer is still given: it costs nothing).
+        """
+        ok = self._judge._answer(
+            candidate, worker, spans, since, self._check, self._max_errors, fresh
+        )
         return Interesting(candidate, _SEAL) if ok else None
 
     def committed(self, edits: Edits, spans: list[Span]) -> None:

@@ -261,6 +261,9 @@ class RenamePlanner:
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
 
+    def wanted(self, task: Task) -> bool:
+        return True
+
 
 @dataclass
 class MergePlanner:
@@ -312,6 +315,9 @@ class MergePlanner:
 
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
+
+    def wanted(self, task: Task) -> bool:
+        return True
 
 
 # What declares a name: most grammars say `*declaration`/`*definition`; Rust says `*_item`

@@ -14,101 +14,28 @@ every mutation at a time (ddSMT's hierarchical), or token pairs.
 from __future__ import annotations
 
 import collections
-import itertools
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from treereduce_py.edit.cdd import CDD, ListSchedule, Round, by_weight, cdd, ddmin
+from treereduce_py.edit.cdd import ListSchedule, cdd, ddmin
 from treereduce_py.edit.edits import Edits
 from treereduce_py.edit.tasks import Delete, DeleteChunk, Drop, Hoist, Replace, Task
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.pairs import adjacent_pairs, balanced_pairs
-
-
-class _ListReductions:
-    """The state of every CDD/ddmin list reduction running in one pass.
-
-    Each list reduction is a group of sibling nodes; its current round's chunks are independent
-    `DeleteChunk` tasks. When the last chunk of a round has been answered, the group reads which
-    of its nodes the global edits removed and asks the schedule for the next round.
-    """
-
-    def __init__(self, table: NodeTable, schedule: ListSchedule) -> None:
-        self.table = table
-        self.schedule = schedule
-        self._lock = threading.Lock()
-        self._groups: dict[int, tuple[list[int], Round, int]] = {}
-        self._ids = itertools.count(1)
-
-    def start(self, nodes: Sequence[int]) -> list[Task]:
-        first = self.schedule.first(len(nodes))
-        if first is None:
-            return []
-        first = self._cut(first, nodes)
-        with self._lock:
-            gid = next(self._ids)
-            self._groups[gid] = (list(nodes), first, len(first.chunks))
-        return self._tasks(gid, list(nodes), first)
-
-    def active(self, gid: int) -> bool:
-        with self._lock:
-            return gid in self._groups
-
-    def finish(self, task: DeleteChunk, edits: Edits) -> list[Task]:
-        """Record that a chunk was answered; the next round's tasks when the round is over.
-        A chunk of no list reduction (a language rule's one-off chunk) has no next round."""
-        with self._lock:
-            if task.group not in self._groups:
-                return []
-            nodes, rnd, outstanding = self._groups[task.group]
-            outstanding -= 1
-            if outstanding > 0:
-                self._groups[task.group] = (nodes, rnd, outstanding)
-                return []
-            deleted = frozenset(k for k, n in enumerate(nodes) if not edits.is_live(self.table, n))
-            nxt = self.schedule.next(rnd, deleted)
-            remaining = [n for k, n in enumerate(nodes) if k not in deleted]
-            if nxt is None:
-                del self._groups[task.group]
-                return []
-            nxt = self._cut(nxt, remaining)
-            self._groups[task.group] = (remaining, nxt, len(nxt.chunks))
-        return self._tasks(task.group, remaining, nxt)
-
-    def _cut(self, rnd: Round, nodes: Sequence[int]) -> Round:
-        """The round as the schedule cut it, or by the nodes' bytes (WDD, `CDD.by_bytes`)."""
-        if isinstance(self.schedule, CDD) and self.schedule.by_bytes:
-            return by_weight(rnd, [self.table.size(n) for n in nodes])
-        return rnd
-
-    def _tasks(self, gid: int, nodes: list[int], rnd: Round) -> list[Task]:
-        out: list[Task] = []
-        everything = range(len(nodes))
-        for k, chunk in enumerate(rnd.chunks):
-            picked = (
-                [i for i in everything if i not in set(chunk)] if rnd.complement else list(chunk)
-            )
-            if picked:
-                out.append(
-                    DeleteChunk(
-                        tuple(nodes[i] for i in picked), gid, rnd.counter, k, rnd.complement
-                    )
-                )
-        if not out:  # a round with nothing to test still has to advance the group
-            out.append(DeleteChunk((), gid, rnd.counter, 0, rnd.complement))
-        with self._lock:
-            nodes_, rnd_, _ = self._groups[gid]
-            self._groups[gid] = (nodes_, rnd_, len(out))
-        return out
+from treereduce_py.transform.rounds import ListReductions
 
 
 class _NoSpeculation:
-    """For planners whose follow-ups depend on the answer: nothing to start early."""
+    """For planners whose follow-ups depend on the answer: nothing to start early, nothing
+    dropped."""
 
     def speculate(self, task: Task) -> Iterable[Task]:
         return ()
+
+    def wanted(self, task: Task) -> bool:
+        return True
 
 
 # Child lists shorter than this are reduced one child at a time (CDD's last round anyway).
@@ -135,7 +62,7 @@ class TreePlanner:
     replace: bool = True
 
     def __post_init__(self) -> None:
-        self.lists = _ListReductions(self.table, self.schedule)
+        self.lists = ListReductions(self.table, self.schedule)
         self._explored: set[int] = set()
         self._lock = threading.Lock()
         on = {"hoist": self.hoist, "replace": self.replace}
@@ -146,7 +73,7 @@ class TreePlanner:
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         if isinstance(task, DeleteChunk):
-            out = self.lists.finish(task, edits)
+            out = self.lists.finish(task, accepted, edits)
             if not accepted and len(task.nodes) == 1 and not task.complement:
                 out.extend(self.inside(task.nodes[0]))
             return out
@@ -161,12 +88,19 @@ class TreePlanner:
         return ()
 
     def speculate(self, task: Task) -> Iterable[Task]:
-        """What a failure of `task` would explore, started while it is being tested."""
+        """What a failure of `task` would explore, started while it is being tested; for a
+        chunk, also its list's next round (if the chunks still out fail: rounds.py)."""
         if isinstance(task, Delete):
             return self.explore(task.node)
-        if isinstance(task, DeleteChunk) and len(task.nodes) == 1 and not task.complement:
-            return self.inside(task.nodes[0])
-        return ()
+        if not isinstance(task, DeleteChunk):
+            return ()
+        ahead = self.lists.speculate(task)
+        if len(task.nodes) == 1 and not task.complement:
+            return [*self.inside(task.nodes[0]), *ahead]
+        return ahead
+
+    def wanted(self, task: Task) -> bool:
+        return self.lists.wanted(task)
 
     def inside(self, node: int, eager: bool = True) -> list[Task]:
         """The alternatives of a list element and the exploration of its children (once)."""
@@ -239,22 +173,31 @@ class TreePlanner:
 
 
 @dataclass
-class FlatPlanner(_NoSpeculation):
+class FlatPlanner:
     """Reduce the root's children (the lines or tokens) as one list with the list schedule."""
 
     table: NodeTable
     schedule: ListSchedule = field(default_factory=cdd)
 
     def __post_init__(self) -> None:
-        self.lists = _ListReductions(self.table, self.schedule)
+        self.lists = ListReductions(self.table, self.schedule)
 
     def initial(self) -> Iterable[Task]:
         return self.lists.start(list(self.table.children(0)))
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         if isinstance(task, DeleteChunk):
-            return self.lists.finish(task, edits)
+            return self.lists.finish(task, accepted, edits)
         return ()
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        """The list's next round, started while the chunks of this one are still out."""
+        if isinstance(task, DeleteChunk):
+            return self.lists.speculate(task)
+        return ()
+
+    def wanted(self, task: Task) -> bool:
+        return self.lists.wanted(task)
 
 
 @dataclass
@@ -266,7 +209,7 @@ class LevelPlanner(_NoSpeculation):
     schedule: ListSchedule = field(default_factory=ddmin)
 
     def __post_init__(self) -> None:
-        self.lists = _ListReductions(self.table, self.schedule)
+        self.lists = ListReductions(self.table, self.schedule)
         self.depth = 0
         self.max_depth = max(self.table.depth, default=0)
         self._lock = threading.Lock()
@@ -291,7 +234,7 @@ class LevelPlanner(_NoSpeculation):
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         if not isinstance(task, DeleteChunk):
             return ()
-        out = self.lists.finish(task, edits)
+        out = self.lists.finish(task, accepted, edits)
         with self._lock:
             if out or self.lists.active(task.group):
                 return out
