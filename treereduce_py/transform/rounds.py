@@ -46,6 +46,10 @@ class _Ahead:
     round: Round
     tasks: list[Task]
     answered: set[Task] = field(default_factory=set)
+    members: set[Task] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.members = set(self.tasks)
 
 
 @dataclass
@@ -59,6 +63,13 @@ class _Group:
     waiting: set[Task]
     deleted: set[int] = field(default_factory=set)
     ahead: _Ahead | None = None
+    _index: dict[int, int] | None = None
+
+    def index(self, node: int) -> int | None:
+        """The position of `node` in the list (None if not in it); the map is built once."""
+        if self._index is None:
+            self._index = {n: k for k, n in enumerate(self.nodes)}
+        return self._index.get(node)
 
 
 class ListReductions:
@@ -127,13 +138,13 @@ class ListReductions:
             if self._dropped.pop(id(task), None) is not None or group is None:
                 return []
             if task not in group.waiting:
-                if group.ahead is not None and task in group.ahead.tasks:
+                if group.ahead is not None and task in group.ahead.members:
                     group.ahead.answered.add(task)
                 return []
             group.waiting.discard(task)
-            if accepted:
-                index = {n: k for k, n in enumerate(group.nodes)}
-                group.deleted.update(index[n] for n in task.nodes if n in index)
+            if accepted:  # one map per round: building it per chunk was quadratic
+                found = (group.index(n) for n in task.nodes)
+                group.deleted.update(k for k in found if k is not None)
             return self._advance(task.group, group, edits)
 
     def _advance(self, gid: int, group: _Group, edits: Edits) -> list[Task]:
@@ -173,9 +184,11 @@ class ListReductions:
         out: list[Task] = []
         everything = range(len(nodes))
         for k, chunk in enumerate(rnd.chunks):
-            picked = (
-                [i for i in everything if i not in set(chunk)] if rnd.complement else list(chunk)
-            )
+            if rnd.complement:
+                inside = set(chunk)
+                picked = [i for i in everything if i not in inside]
+            else:
+                picked = list(chunk)
             if picked:
                 out.append(
                     DeleteChunk(
