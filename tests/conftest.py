@@ -1,7 +1,8 @@
 """What the end-to-end test files share: the installed CLI and how to run it, the Python under
 test, a slow Python test with a needle in it, sending a signal mid-run, and running a tool
 ourselves to re-check a result; and the invariants every node table built without a parser
-(texttree, bytetree) must keep; and a stored benchmark run for the bench/ report tests."""
+(texttree, bytetree) must keep; and a stored benchmark run for the bench/ report tests. Every
+property test runs without hypothesis's timing checks (the "shared-machine" profile)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from treereduce_py.lang.syntax import NodeTable
+
+# These machines are shared and loaded: a property is checked on its examples, never on how fast
+# they run (hypothesis's 200 ms deadline and its too-slow health check failed runs under load).
+settings.register_profile(
+    "shared-machine", deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile("shared-machine")
 
 CLI = Path(sys.executable).parent / "treereduce-py"
 PYTHON = sys.executable

@@ -284,3 +284,22 @@ def _free_port() -> int:
 def _connects(port: int) -> bool:
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_a_directory_is_reduced_on_the_cluster(tmp_path: Path) -> None:
+    # The tree travels to the worker: each candidate is written there as the directory the
+    # test names with @@, with its files' modes (the test runs run.sh, which must stay
+    # executable; what it says does not matter).
+    root = tmp_path / "proj"
+    root.mkdir()
+    (root / "run.sh").write_text("#!/bin/sh\necho checking\n")
+    (root / "run.sh").chmod(0o755)
+    (root / "notes.txt").write_text("".join(f"note {i}\n" for i in range(30)) + "a bug\n")
+    (root / "other.txt").write_text("nothing\n" * 20)
+    test = '"$1/run.sh" && grep -q bug "$1/notes.txt"'
+    args = [root, "-j", 2, "--cluster", "local:2", "--", "sh", "-c", test, "t", "@@"]
+    succeeded(run_cli(args, tmp_path))
+    out = tmp_path / "proj.reduced"
+    assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "run.sh"]
+    assert (out / "notes.txt").read_text().strip() == "bug"
+    assert os.access(out / "run.sh", os.X_OK)

@@ -174,3 +174,28 @@ def test_max_time_counts_from_when_the_caller_started_the_run() -> None:
     assert result.tree == tree
     fresh = DirectorySession(tree, _wants(tree, []), options, lambda _e: None).run()
     assert fresh.tree.size < tree.size  # the same budget from now reduces it
+
+
+def test_inlinings_tested_at_once_keep_the_first_that_passes_in_order() -> None:
+    # Three headers each included once, the largest first: inlining a.h or c.h fails (the test
+    # wants both files), inlining b.h passes. Tested in one batch of three, b.h's is kept, as
+    # one at a time it would have been.
+    headers = {"a.h": b"int a;\n" * 3, "b.h": b"int b;\n" * 2, "c.h": b"int c;\n"}
+    main = b"".join(b'#include "%s"\n' % name.encode() for name in headers) + b"int main;\n"
+    tree = FileTree(
+        (
+            TreeFile("main.c", main, kind="c"),
+            *(TreeFile(n, d, kind="c") for n, d in headers.items()),
+        )
+    )
+
+    def wants(candidate: bytes) -> bool:
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        b = files.get("b.h", b"") + files.get("main.c", b"")
+        return {"main.c", "a.h", "c.h"} <= set(files) and b"int b;" in b
+
+    got: list[events.Event] = []
+    DirectorySession(tree, CallableOracle(wants), ReduceOptions(jobs=3), got.append).run()
+    notices = [e.event for e in got if isinstance(e, events.InFile)]
+    inlined = [n.message for n in notices if isinstance(n, events.Notice)]
+    assert [m for m in inlined if m.startswith("inlined ")][:1] == ["inlined b.h"]

@@ -104,7 +104,8 @@ def test_bad_directories_are_refused_with_one_line_and_exit_9(
 @pytest.mark.parametrize(
     ("extra", "command", "says"),
     [
-        (["--resume"], ["true", "@@"], "--resume does not work with a directory"),
+        (["--resume"], ["true", "@@"], "--resume needs the output directory"),
+        (["--resume", "--in-place"], ["true", "@@"], "drop --resume"),
         (["-o", "-"], ["true", "@@"], "-o - does not work with a directory"),
         (["-l", "c"], ["true", "@@"], "-l/--lang"),
         ([], ["true"], "must name its copy with @@"),
@@ -181,3 +182,29 @@ def test_sigterm_leaves_an_interesting_output(tmp_path: Path) -> None:
     if proc.returncode == 130:
         assert b"the best tree so far is in" in err
     assert _interesting(out, test, tmp_path)
+
+
+def test_a_directory_run_goes_on_with_resume_from_its_record(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "a.txt").write_text("".join(f"line {i}\n" for i in range(40)) + "a bug\n")
+    (tmp_path / "d" / "b.txt").write_text("other\n" * 20)
+    test = ["--", "grep", "-rq", "bug", "@@"]
+    code, err = _main(["d", "-j", "1", "--max-tests", "4", *test], capfd)
+    assert code == 0, err
+    out = tmp_path / "d.reduced"
+    first = FileTree.read(out)
+    assert (tmp_path / "d.reduced.treereduce.json").exists()
+    code, err = _main(["d", "-j", "1", "--resume", *test], capfd)
+    assert code == 0, err
+    final = FileTree.read(out)
+    assert final.size < first.size and b"bug" in final.files[0].data
+    # Another input, or another test, is not the reduction the record names.
+    code, err = _main(["d", "--resume", "--", "grep", "-rq", "other", "@@"], capfd)
+    assert code == 2 and "different command" in err, err
+    (tmp_path / "d" / "b.txt").write_text("changed\n")
+    code, err = _main(["d", "--resume", *test], capfd)
+    assert code == 2 and "from a different input" in err, err
+    assert FileTree.read(out) == final  # a refused resume leaves the output as it was

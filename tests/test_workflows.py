@@ -1022,4 +1022,4 @@ def test_vscode_tasks_parse_and_run_real_options() -> None:
         line = re.sub(r"\$\{input:(\w+)\}", lambda m: defaults[m.group(1)], line)
         assert "${" not in line, line
         options, test = parse_cli_line(line, {})
-        assert options.input == "/src/crash.rs" and test, line
+        assert options.inputs == ["/src/crash.rs"] and test, line

@@ -14,7 +14,8 @@ from pathlib import Path
 from treereduce_py import events
 from treereduce_py.engine.output import OutputError
 from treereduce_py.front import ui
-from treereduce_py.front.cluster_options import open_cluster
+from treereduce_py.front.cluster_options import cluster_oracle, open_cluster
+from treereduce_py.front.directory_cli import check_copy_argument
 from treereduce_py.front.exit_codes import UsageError, exit_code
 from treereduce_py.front.inputs import language
 from treereduce_py.front.internal_error import INTERNAL_ERROR, ThreadFailures, describe
@@ -22,6 +23,8 @@ from treereduce_py.front.options_parser import build_batch_parser
 from treereduce_py.front.validate import capped_jobs
 from treereduce_py.judge import cluster
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
+from treereduce_py.judge.tree_oracle import tree_command
+from treereduce_py.lang.filetree import FileTree
 from treereduce_py.run import api, batch
 from treereduce_py.run.options import ReduceOptions
 
@@ -35,7 +38,9 @@ def batch_main(args_list: list[str], threads: ThreadFailures | None = None) -> i
     conn = None
     try:
         check_outdir(args.outdir, force=args.force or args.resume)
-        inputs, skipped = batch.expand_inputs(args.inputs, recursive=args.recursive)
+        if args.dirs:
+            _refuse_with_dirs(args, command)
+        inputs, skipped = batch.expand_inputs(args.inputs, recursive=args.recursive, dirs=args.dirs)
         lang = None if args.lang is None else language(args.lang, None, b"")
         conn = open_cluster(args)
         jobs, note = capped_jobs(args.jobs or os.cpu_count() or 1, on_cluster=conn is not None)
@@ -89,6 +94,15 @@ def _parse(args_list: list[str]) -> tuple[argparse.Namespace, list[str]]:
     return args, command
 
 
+def _refuse_with_dirs(args: argparse.Namespace, command: list[str]) -> None:
+    """One UsageError for what a batch of folders cannot take."""
+    if args.lang is not None:
+        raise UsageError("-l/--lang does not work with --dirs (each file's language is told)")
+    if args.cluster is not None:
+        raise UsageError("--cluster does not work with --dirs yet")
+    check_copy_argument(command)
+
+
 def check_outdir(outdir: Path, *, force: bool) -> None:
     """OUTDIR is a directory to create, or an empty one, or (with `force`: write into it, or
     --resume) any directory; raises UsageError otherwise."""
@@ -104,20 +118,15 @@ def check_outdir(outdir: Path, *, force: bool) -> None:
 def _oracle_for_each_group(
     args: argparse.Namespace, command: list[str], conn: cluster.Cluster | None
 ) -> batch.OracleFactory:
-    """A new oracle per group (its input file named like the group's input, judged by the
-    group's criteria), on the cluster when there is one."""
+    """A new oracle per group (its input named like the group's input, judged by the group's
+    criteria; a folder's test gets its tree's copy), on the cluster when there is one."""
 
-    def make_oracle(name: str, criteria: Criteria) -> CommandOracle:
+    def make_oracle(name: str, criteria: Criteria, tree: FileTree | None) -> CommandOracle:
+        if tree is not None:
+            return tree_command(command, criteria, tree, name=name, timeout=args.timeout)
         if conn is None:
             return CommandOracle(command, criteria, timeout=args.timeout, input_name=name)
-        return cluster.ClusterOracle(
-            command,
-            criteria,
-            cluster=conn,
-            uploads=args.cluster_upload,
-            timeout=args.timeout,
-            input_name=name,
-        )
+        return cluster_oracle(args, command, criteria, conn, name=name)
 
     return make_oracle
 

@@ -1,4 +1,5 @@
-"""The command line: `treereduce-py [options] INPUT -- COMMAND [ARG...]`, a thin layer over `api`.
+"""The command line: `treereduce-py [options] INPUT... -- COMMAND [ARG...]`, a thin layer over
+`api`.
 
 It checks every option before the first test (validate.py), claims the output (destination.py),
 turns the arguments into an oracle and a reporter, calls `api.reduce`, and maps every failure to
@@ -25,7 +26,7 @@ from treereduce_py import events
 from treereduce_py.engine.output import OutputError
 from treereduce_py.front import ui
 from treereduce_py.front.batch_cli import batch_main
-from treereduce_py.front.cluster_options import open_cluster
+from treereduce_py.front.cluster_options import cluster_oracle, open_cluster
 from treereduce_py.front.destination import Destination
 from treereduce_py.front.directory_cli import is_directory_input, run_directory
 from treereduce_py.front.exit_codes import EXIT_CODES, UsageError, exit_code
@@ -109,11 +110,13 @@ def _parse(args_list: list[str]) -> tuple[argparse.Namespace, list[str]]:
         options, command = args_list[:cut], args_list[cut + 1 :]
     else:
         options, command = args_list, []
-    args, extra = parser.parse_known_args(options)
+    args, extra = parser.parse_known_intermixed_args(options)  # FILE -j 2 FILE -- ...
+    args.input = args.inputs[0]
     if not command:
-        hint = f" (found {' '.join(extra)!r} before it)" if extra else ""
+        stray = [*args.inputs[1:], *extra]  # `crash.c gcc @@`: the command, without `--`
+        hint = f" (found {' '.join(stray)!r} before it)" if stray else ""
         parser.error(
-            f"missing the test command: put it after '--' (INPUT -- COMMAND [ARG...]){hint}"
+            f"missing the test command: put it after '--' (INPUT... -- COMMAND [ARG...]){hint}"
         )
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
@@ -182,8 +185,8 @@ def _run(
 ) -> tuple[int, str | None]:
     """The run after parsing: its exit code, and on success the line saying where the result
     is (for the modes that print one)."""
-    if is_directory_input(args):
-        args.jobs, note = capped_jobs(args.jobs, on_cluster=False)
+    if is_directory_input(args) or len(args.inputs) > 1:
+        args.jobs, note = capped_jobs(args.jobs, on_cluster=args.cluster is not None)
         if note is not None:
             reporter(events.Notice(note))
         options = _options(args, command, Path(args.input))
@@ -227,14 +230,7 @@ def _open_oracle(
         oracle = CommandOracle(command, criteria, timeout=args.timeout, input_name=input_name)
         return oracle, None
     try:
-        oracle = cluster.ClusterOracle(
-            command,
-            criteria,
-            cluster=conn,
-            uploads=args.cluster_upload,
-            timeout=args.timeout,
-            input_name=input_name,
-        )
+        oracle = cluster_oracle(args, command, criteria, conn, name=input_name)
     except api.ReduceError:
         conn.close()
         raise
@@ -375,6 +371,7 @@ def _options(args: argparse.Namespace, command: list[str], output: Path) -> Redu
         list_algorithm=args.list_algorithm,
         deterministic=args.deterministic,
         rename=args.rename,
+        members=args.members,
         slow=args.slow,
         format_command=args.format or None,
         same_crash=args.same_crash,

@@ -10,6 +10,8 @@ from pathlib import Path
 from treereduce_py.front.exit_codes import UsageError
 from treereduce_py.front.validate import cluster_address
 from treereduce_py.judge import cluster
+from treereduce_py.judge.oracle import Criteria
+from treereduce_py.judge.process import Place
 
 
 def add_cluster_options(p: argparse.ArgumentParser) -> None:
@@ -28,6 +30,28 @@ def add_cluster_options(p: argparse.ArgumentParser) -> None:
         default=[],
         metavar="PATH",
         help="a file the test needs, shipped to every worker (repeatable; see docs/cluster.md)",
+    )
+
+
+def cluster_oracle(
+    args: argparse.Namespace,
+    command: list[str],
+    criteria: Criteria,
+    conn: cluster.Cluster,
+    *,
+    name: str,
+    place: Place | None = None,
+) -> cluster.ClusterOracle:
+    """The test on `conn`'s workers, its input named `name` (or the directory `place` writes),
+    with --cluster-upload's files and --timeout."""
+    return cluster.ClusterOracle(
+        command,
+        criteria,
+        cluster=conn,
+        uploads=args.cluster_upload,
+        timeout=args.timeout,
+        input_name=name,
+        place=place,
     )
 
 

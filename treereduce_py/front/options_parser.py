@@ -47,10 +47,11 @@ def build_parser() -> argparse.ArgumentParser:
     """The parser of a single run's options (the test command after `--` is split off first)."""
     p = argparse.ArgumentParser(
         prog="treereduce-py",
-        usage="treereduce-py [options] INPUT -- COMMAND [ARG...]",
+        usage="treereduce-py [options] INPUT... -- COMMAND [ARG...]",
         description="Reduce INPUT to a small file that still makes COMMAND interesting.\n\n"
         "commands:\n"
-        "  treereduce-py INPUT ...  reduce one file (the options below)\n"
+        "  treereduce-py INPUT ...  reduce one file or directory, or several files together "
+        "(the options below)\n"
         "  treereduce-py batch ...  run COMMAND on many inputs, group the crashing ones by crash "
         "signature\n"
         "                           and reduce one input of each group (see: treereduce-py batch "
@@ -72,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_files(p: argparse.ArgumentParser) -> None:
     """The input, its language and the output."""
     p.add_argument(
-        "input", metavar="INPUT", help="the file or directory to reduce ('-' reads stdin)"
+        "inputs",
+        nargs="+",
+        metavar="INPUT",
+        help="the file or directory to reduce ('-' reads stdin); several files are reduced "
+        "together, as a directory holding just them (-o OUTDIR says where the result goes)",
     )
     p.add_argument("-l", "--lang", help="language name (default: from the extension/shebang)")
     p.add_argument(
@@ -187,6 +192,13 @@ def _add_passes(p: argparse.ArgumentParser) -> None:
         help="rename each identifier to the shortest unused name (default: on)",
     )
     p.add_argument(
+        "--members",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="reduce a zip archive (a jar, an .apk, a .docx) member by member, packed again for "
+        "each test, before its bytes (default: on)",
+    )
+    p.add_argument(
         "--format",
         type=command_line,
         metavar="CMD",
@@ -262,11 +274,12 @@ def build_batch_parser() -> argparse.ArgumentParser:
         usage="treereduce-py batch [-o OUTDIR] [options] INPUT... -- COMMAND [ARG...]",
         description="Run COMMAND on every INPUT (files, folders, globs), group the crashing "
         "ones by crash signature, and reduce the smallest input of each group (--same-crash). "
-        "Writes OUTDIR/<signature>.<ext>, summary.json and summary.md. By default COMMAND is "
-        "the program under test (--test-mode crash): a non-zero exit or a crash message is the "
-        "crash, so pass the crashing program itself (e.g. `-- ./fuzz_target @@`). With "
-        "--test-mode interesting, COMMAND is a test that exits 0 while the input still shows "
-        "its crash, as for a single reduction. Without @@ the input is COMMAND's stdin.",
+        "Writes OUTDIR/<signature>.<ext> (a folder with --dirs), summary.json and summary.md. "
+        "By default COMMAND is the program under test (--test-mode crash): a non-zero exit or "
+        "a crash message is the crash, so pass the crashing program itself (e.g. "
+        "`-- ./fuzz_target @@`). With --test-mode interesting, COMMAND is a test that exits 0 "
+        "while the input still shows its crash, as for a single reduction. Without @@ the "
+        "input is COMMAND's stdin.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -293,6 +306,12 @@ def build_batch_parser() -> argparse.ArgumentParser:
         "(always on in crash mode)",
     )
     p.add_argument("-r", "--recursive", action="store_true", help="go into folders' folders")
+    p.add_argument(
+        "--dirs",
+        action="store_true",
+        help="each input is a folder (a crashing project): a folder named holds them, one per "
+        "subfolder; each is reduced as a directory, its test given its copy as @@",
+    )
     p.add_argument(
         "-f", "--force", action="store_true", help="write into an OUTDIR that is not empty"
     )

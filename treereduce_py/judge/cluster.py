@@ -40,6 +40,7 @@ from treereduce_py.judge.oracle import (
     OracleStartError,
     Verdict,
 )
+from treereduce_py.judge.process import Place
 
 # Seconds to wait for a scheduler before giving up on it.
 CONNECT_TIMEOUT = 10.0
@@ -137,8 +138,9 @@ class ClusterOracle(CommandOracle):
 
     `uploads` are files the command needs that workers may not have: shipped once per worker
     into one directory, and every argument naming one of them (as the local runner would resolve
-    it) points there. Raises ValueError as CommandOracle does, and BadOptions for an unreadable
-    upload or two with one name.
+    it) points there. `place` (a directory's test: judge/tree_oracle.py) writes each candidate on
+    the worker, shipped once to every worker as the uploads are. Raises ValueError as
+    CommandOracle does, and BadOptions for an unreadable upload or two with one name.
     """
 
     def __init__(
@@ -153,6 +155,7 @@ class ClusterOracle(CommandOracle):
         input_name: str = "input",
         env: Mapping[str, str] | None = None,
         kill_grace: float = DEFAULT_KILL_GRACE,
+        place: Place | None = None,
     ) -> None:
         super().__init__(
             argv,
@@ -162,6 +165,7 @@ class ClusterOracle(CommandOracle):
             input_name=input_name,
             env=env,
             kill_grace=kill_grace,
+            place=place,
         )
         self.cluster = cluster
         start = str(start_dir if start_dir is not None else Path.cwd())
@@ -183,6 +187,9 @@ class ClusterOracle(CommandOracle):
         self._uploads = (
             cluster.client.scatter([shipped], broadcast=True, hash=False)[0] if shipped else None
         )
+        self._place = (
+            cluster.client.scatter([place], broadcast=True, hash=False)[0] if place else None
+        )
         self._futures: set[Any] = set()  # distributed.Future
         self._remote_lock = threading.Lock()
 
@@ -202,6 +209,7 @@ class ClusterOracle(CommandOracle):
             _run_remote,
             self._spec,
             self._uploads,
+            self._place,
             candidate,
             self._timeout if timeout is None else timeout,
             capture,
@@ -300,16 +308,17 @@ _worker_lock = threading.Lock()
 def _run_remote(
     spec: RemoteTest,
     uploads: _Uploads | None,
+    place: Place | None,
     candidate: bytes,
     timeout: float | None,
     capture: bool,
 ) -> Verdict:
     """On a worker: run the test with the local runner, one temp dir per worker thread."""
-    runner = _runner(spec, uploads or {})
+    runner = _runner(spec, uploads or {}, place)
     return runner.check(candidate, threading.get_ident(), timeout=timeout, capture=capture)
 
 
-def _runner(spec: RemoteTest, uploads: _Uploads) -> CommandOracle:
+def _runner(spec: RemoteTest, uploads: _Uploads, place: Place | None) -> CommandOracle:
     with _worker_lock:
         runner = _runners.get(spec.run)
         if runner is not None:
@@ -331,6 +340,7 @@ def _runner(spec: RemoteTest, uploads: _Uploads) -> CommandOracle:
             input_name=spec.input_name,
             env=None if spec.env is None else dict(spec.env),
             kill_grace=spec.kill_grace,
+            place=place,
         )
         if spec.run in _cancelled_runs:
             runner.cancel()

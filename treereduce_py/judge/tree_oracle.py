@@ -18,8 +18,9 @@ from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, Verdict,
 from treereduce_py.lang.filetree import FileTree
 
 
-class _PlaceTree:
-    """Writes the tree a candidate encodes (records of `tree`'s files) at a path."""
+class PlaceTree:
+    """Writes the tree a candidate encodes (records of `tree`'s files) at a path (a `Place`:
+    judge/process.py; on a Dask worker too, judge/cluster.py)."""
 
     def __init__(self, tree: FileTree) -> None:
         self.tree = tree
@@ -40,7 +41,7 @@ def tree_command(
     """The command oracle of a test on `tree` (a run's candidates are its encoded subtrees), the
     copy named `name` in the worker's directory. Raises ValueError when `argv` has no ``@@``."""
     return CommandOracle(
-        argv, criteria, timeout=timeout, input_name=name, env=env, place=_PlaceTree(tree)
+        argv, criteria, timeout=timeout, input_name=name, env=env, place=PlaceTree(tree)
     )
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -56,20 +56,26 @@ class FileTree:
         one, something that is not a regular file (a FIFO), and a file or directory that cannot
         be read."""
         real_root = root.resolve()
-        files = []
-        for path in _walk(root, real_root):
-            rel = path.relative_to(root).as_posix()
-            if not path.is_file():  # a FIFO or a device may never end
-                raise BadTree(f"not a regular file: {path}")
-            try:
-                data = path.read_bytes()
-                mode = stat.S_IMODE(path.stat().st_mode)
-            except OSError as e:
-                raise BadTree(f"cannot read {path}: {e.strerror or e}") from None
-            files.append(TreeFile(rel, data, mode, languages.detect_kind(path, data)))
+        files = [_read(path, path.relative_to(root).as_posix()) for path in _walk(root, real_root)]
         if not files:
             raise BadTree(f"no files to reduce in {root}")
         return cls(tuple(sorted(files, key=lambda f: f.path)))
+
+    @classmethod
+    def of_files(cls, paths: Sequence[Path]) -> tuple[Path, FileTree]:
+        """The files `paths` (each a regular file, or a symlink to one, named as given) as a
+        tree rooted at the deepest directory holding them all, and that directory. Raises
+        BadTree for a path that is not a regular file or cannot be read, and for a file named
+        twice."""
+        seen: dict[str, int] = {}
+        for k, p in enumerate(paths):
+            first = seen.setdefault(os.path.realpath(p), k)
+            if first != k:
+                raise BadTree(f"{p} and {paths[first]} are the same file: name it once")
+        given = [Path(os.path.abspath(p)) for p in paths]
+        root = Path(os.path.commonpath([g.parent for g in given]))
+        files = [_read(g, g.relative_to(root).as_posix()) for g in given]
+        return root, cls(tuple(sorted(files, key=lambda f: f.path)))
 
     @property
     def size(self) -> int:
@@ -164,6 +170,19 @@ def _records(data: bytes) -> Iterable[tuple[str, bytes]]:
             raise ValueError(f"a file record cut short at byte {offset}")
         yield data[offset:nul].decode("utf-8", "surrogateescape"), data[nl + 1 : nl + 1 + size]
         offset = nl + 1 + size
+
+
+def _read(path: Path, rel: str) -> TreeFile:
+    """The file at `path` as the tree's file `rel`; BadTree if it is not a regular file (a FIFO
+    or a device may never end) or cannot be read."""
+    if not path.is_file():
+        raise BadTree(f"not a regular file: {path}")
+    try:
+        data = path.read_bytes()
+        mode = stat.S_IMODE(path.stat().st_mode)
+    except OSError as e:
+        raise BadTree(f"cannot read {path}: {e.strerror or e}") from None
+    return TreeFile(rel, data, mode, languages.detect_kind(path, data))
 
 
 def _walk(root: Path, real_root: Path) -> Iterable[Path]:

@@ -21,6 +21,7 @@ from treereduce_py.judge.errors import (
 )
 from treereduce_py.judge.oracle import Oracle, as_oracle
 from treereduce_py.lang import languages
+from treereduce_py.run import archive
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Result, Session
 
@@ -61,6 +62,8 @@ def reduce(
     `reduce(src, language="c", test=t, jobs=4)` works. `progress` receives every event.
     `original`: when `source` is an earlier result being resumed, the input it came from; a
     same-crash run takes its golden run on it (and checks that `source` still shows that crash).
+    A zip archive read as bytes is first reduced member by member (run/archive.py; not when
+    resuming, nor with `members=False`); the result's stats count the bytes stage's tests.
 
     Raises NotInteresting when the original fails the test (or times out), FlakyTest when the
     final result fails its re-test, BadOptions for options that cannot work together,
@@ -72,5 +75,9 @@ def reduce(
     opts = dataclasses.replace(options or ReduceOptions(), **overrides)
     lang = languages.canonical(language) if language else languages.detect_kind(None, source)
     oracle = as_oracle(test)
-    session = Session(source, lang, oracle, opts, progress or (lambda _e: None), original)
-    return session.run()
+    sink = progress or (lambda _e: None)
+    if lang == "bytes" and opts.members and original is None:
+        unpacked = archive.reduce_members(source, oracle, opts, sink)
+        if unpacked is not None:  # the bytes stage goes on from it, within what is left
+            source, opts = unpacked
+    return Session(source, lang, oracle, opts, sink, original).run()

@@ -20,6 +20,10 @@ an empty file does ends with an error that says the command, not the inputs, is 
 Inputs are taken as fuzzers leave them: every regular file of a folder (below it too with
 `recursive`), extensionless and binary included; hidden entries (AFL++'s `.state`) and AFL++'s
 `README.txt` beside its `id:...` files are skipped, and every skipped entry is said and counted.
+With `dirs` each input is a folder, a crashing project (a folder named holds them, one per
+subfolder): it is run as a directory is (the test gets a private copy of its tree as `@@`,
+judge/tree_oracle.py) and its group's smallest member is reduced as one (run/directory.py),
+into the folder `OUTDIR/<signature-slug>`.
 """
 
 from __future__ import annotations
@@ -38,7 +42,8 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from treereduce_py import events
-from treereduce_py.engine.output import write_atomic
+from treereduce_py.engine.output import OutputError, write_atomic
+from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge import signature
 from treereduce_py.judge.errors import BadOptions, ReduceError
 from treereduce_py.judge.oracle import Criteria, Oracle, OracleStartError, Verdict
@@ -46,13 +51,16 @@ from treereduce_py.judge.signature import CrashSignature
 from treereduce_py.judge.slots import Slotted
 from treereduce_py.judge.timeouts import first_run_timeout
 from treereduce_py.lang import languages
+from treereduce_py.lang.filetree import BadTree, FileTree
 from treereduce_py.run import api
+from treereduce_py.run.directory import DirectorySession
 
 SUMMARY_VERSION = 1
 
-# Makes the oracle for one input file name with these criteria (a command, locally or on a
-# cluster).
-OracleFactory = Callable[[str, Criteria], Oracle]
+# Makes the oracle for one input's name with these criteria (a command, locally or on a
+# cluster); with a tree, the input is that directory's, each candidate a tree's records
+# (judge/tree_oracle.py's `tree_command`).
+OracleFactory = Callable[[str, Criteria, FileTree | None], Oracle]
 
 # What the command's exit says: "crash", it is the program under test (a non-zero exit or a
 # crash message is the crash); "interesting", it is the user's test (exit 0: still crashes).
@@ -118,21 +126,27 @@ class Group:
 
 
 def expand_inputs(
-    patterns: Sequence[str], *, recursive: bool = False
+    patterns: Sequence[str], *, recursive: bool = False, dirs: bool = False
 ) -> tuple[list[Path], list[Skipped]]:
     """Files named, the files of folders named (and below them with `recursive`), and glob
     matches, sorted, each once; and the entries of those folders that are skipped, with why.
-    Raises BadOptions naming a pattern that matches no input."""
+    With `dirs` the inputs are folders: the subfolders of a folder named, and the folders a
+    glob matches. Raises BadOptions naming a pattern that matches no input."""
+    if dirs and recursive:
+        raise BadOptions("--dirs takes each folder as one input; --recursive would go into it")
     found: dict[Path, None] = {}
     skipped: list[Skipped] = []
     for pattern in patterns:
         path = Path(pattern)
+        if dirs and path.is_file():
+            raise BadOptions(f"{pattern} is a file: with --dirs each input is a folder")
         if path.is_file():
             matches = [path]
         elif path.is_dir():
-            matches = _folder_inputs(path, recursive, skipped)
+            matches = (_folder_dirs if dirs else _folder_inputs)(path, recursive, skipped)
         else:
-            matches = sorted(p for p in Path().glob(pattern) if p.is_file()) if pattern else []
+            wanted = Path.is_dir if dirs else Path.is_file
+            matches = sorted(p for p in Path().glob(pattern) if wanted(p)) if pattern else []
         if not matches:
             raise BadOptions(f"no input matches {pattern!r}")
         found.update(dict.fromkeys(matches))
@@ -161,6 +175,20 @@ def _folder_inputs(folder: Path, recursive: bool, skipped: list[Skipped]) -> lis
     return inputs
 
 
+def _folder_dirs(folder: Path, recursive: bool, skipped: list[Skipped]) -> list[Path]:
+    """A folder's subfolders, each one input (--dirs); its files and hidden entries are
+    skipped."""
+    inputs: list[Path] = []
+    for entry in sorted(folder.iterdir()):
+        if entry.name.startswith("."):
+            skipped.append(Skipped(entry, "hidden"))
+        elif entry.is_dir():
+            inputs.append(entry)
+        else:
+            skipped.append(Skipped(entry, "not a folder (with --dirs each input is a folder)"))
+    return inputs
+
+
 @dataclass(frozen=True)
 class Keying:
     """How runs are told apart: the test's contract, and the signature's frames or the user's
@@ -172,14 +200,20 @@ class Keying:
 
 
 def classify(
-    path: Path, oracle: Oracle, keying: Keying = Keying(), *, timeout: float | None = None
+    path: Path,
+    oracle: Oracle,
+    keying: Keying = Keying(),
+    *,
+    timeout: float | None = None,
+    tree: FileTree | None = None,
 ) -> Crash:
     """Run the original once, for at most `timeout` seconds (None: the oracle's own limit); its
     crash key (None when it shows no crash to reduce), the signature of `--same-crash` with
-    `keying`'s frames (or the user's key regex)."""
-    data = path.read_bytes()
+    `keying`'s frames (or the user's key regex). A folder's original is its `tree`."""
+    data = path.read_bytes() if tree is None else tree.encode()
     run = oracle.check(data, threading.get_ident(), timeout=timeout, capture=True)
-    return crash_of(path, len(data), run, oracle.input_names() or (), keying, timeout)
+    size = len(data) if tree is None else tree.size
+    return crash_of(path, size, run, oracle.input_names() or (), keying, timeout)
 
 
 def crash_of(
@@ -300,6 +334,7 @@ class Batch:
         self.groups: list[Group] = []
         self.clean: list[Path] = []
         self._lock = threading.Lock()
+        self._trees: dict[Path, FileTree] = {}  # the folders' trees, read once
 
     def run(self) -> tuple[list[Group], list[Path]]:
         """Classify, group, reduce; raises OracleStartError when the command cannot start and
@@ -308,6 +343,8 @@ class Batch:
             self.emit(events.Notice(f"skipped {s.path}: {s.reason}"))
         with concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-batch") as pool:
             crashes = list(pool.map(self._classify, self.inputs))
+            unread = {s.path for s in self.skipped}
+            crashes = [c for c in crashes if c.path not in unread]
             self._diagnose(crashes)
             self.groups, self.clean = group(crashes)
             self._warn_status_only()
@@ -328,18 +365,31 @@ class Batch:
         return time.monotonic() - self.started
 
     def _classify(self, path: Path) -> Crash:
-        with contextlib.closing(self.make_oracle(path.name, Criteria())) as oracle:
-            return classify(path, oracle, self.keying, timeout=self._first_run)
+        tree = None
+        if path.is_dir():
+            try:
+                tree = self._trees[path] = FileTree.read(path)
+            except BadTree as e:  # said and counted as skipped, as any entry that is no input
+                with self._lock:
+                    self.skipped.append(Skipped(path, str(e)))
+                self.emit(events.Notice(f"skipped {path}: {e}"))
+                return Crash(path, 0, None, "skipped")
+        with contextlib.closing(self.make_oracle(path.name, Criteria(), tree)) as oracle:
+            return classify(path, oracle, self.keying, timeout=self._first_run, tree=tree)
 
     def _diagnose(self, crashes: Sequence[Crash]) -> None:
         """Refuse a batch with nothing to reduce, saying which contract the command seems to
         follow; or whose inputs all fail exactly as an empty file does."""
+        if not crashes:
+            raise NothingToReduce("no input could be read (each is listed as skipped, with why)")
         shown = [c for c in crashes if c.key is not None]
         if not shown:
             self._nothing_crashed(crashes)
         if len(crashes) < 2 or len(shown) < len(crashes) or len({c.key for c in shown}) > 1:
             return
-        with contextlib.closing(self.make_oracle(crashes[0].path.name, Criteria())) as oracle:
+        first = crashes[0].path
+        tree = self._trees.get(first)
+        with contextlib.closing(self.make_oracle(first.name, Criteria(), tree)) as oracle:
             run = oracle.check(b"", 0, timeout=self._first_run, capture=True)
             names = oracle.input_names() or ()
             empty = crash_of(Path(""), 0, run, names, self.keying, self._first_run)
@@ -398,8 +448,8 @@ class Batch:
         if g.timed_out:
             self._finish(g, "skipped", "a timeout is not reduced: give a test that checks for it")
             return
-        lang = self.language or languages.detect_kind(source, source.read_bytes())
-        g.output = f"{g.slug}{source.suffix}"
+        tree = self._trees.get(source)
+        g.output = g.slug if tree else f"{g.slug}{source.suffix}"
         g.status = "reducing"
         self.emit(g.event(elapsed=self._elapsed()))
         started = time.monotonic()
@@ -415,20 +465,28 @@ class Batch:
         def forward(event: events.Event) -> None:
             self.emit(events.Grouped(g.slug, event, elapsed=self._elapsed()))
 
-        with contextlib.closing(self.make_oracle(source.name, criteria)) as oracle:
+        with contextlib.closing(self.make_oracle(source.name, criteria, tree)) as oracle:
+            test = Slotted(oracle, slots)
             try:
-                result = api.reduce(
-                    source.read_bytes(),
-                    language=lang,
-                    test=Slotted(oracle, slots),
-                    options=options,
-                    progress=forward,
-                )
-            except (ReduceError, OracleStartError) as e:
+                if tree is None:
+                    data = source.read_bytes()
+                    lang = self.language or languages.detect_kind(source, data)
+                    result = api.reduce(
+                        data, language=lang, test=test, options=options, progress=forward
+                    )
+                    g.final_size, g.tests = result.size, result.stats.tests
+                else:
+                    output = TreeOutput(self.outdir / g.output)
+                    session = DirectorySession(
+                        tree, test, options, forward, output=output, name=source.name
+                    )
+                    done = session.run()
+                    output.offer(done.tree)  # written even when nothing could go
+                    g.final_size, g.tests = done.tree.size, done.tests
+            except (ReduceError, OracleStartError, OutputError) as e:
                 g.seconds = time.monotonic() - started
                 self._finish(g, "failed", str(e))
                 return
-        g.final_size, g.tests = result.size, result.stats.tests
         g.seconds = time.monotonic() - started
         self._finish(g, "done")
 

@@ -3,13 +3,13 @@
 A project's bug usually needs a few of its files, and of those a few lines. So a round is: the
 file-deletion pass (the 'files' input kind, lang/filetree.py: CDD over the file list, largest
 first; files matching a `keep` glob are never candidates and always in the tree), then each C
-header, Rust, Python or JavaScript module named once inlined where it is named, one test each
-(lang/link_finders.py), then every file left, largest first, through the ordinary single-file
-`Session` with its own front end (its grammar, text or bytes), its test placing the candidate into
-the rest of the current tree (judge/tree_oracle.py). Rounds repeat until one changes nothing: a
-file that shrank may let another one go. A part is not run again on the very tree it last ended
-on (it would start at its own fixed point), so the last round ends when it comes back to the last
-change.
+header, Rust, Python or JavaScript module named once inlined where it is named, one test each,
+up to `jobs` at once (lang/link_finders.py), then every file left, largest first, through the
+ordinary single-file `Session` with its own front end (its grammar, text or bytes), its test
+placing the candidate into the rest of the current tree (judge/tree_oracle.py). Rounds repeat
+until one changes nothing: a file that shrank may let another one go.
+A part is not run again on the very tree it last ended on (it would start at its own fixed
+point), so the last round ends when it comes back to the last change.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -21,13 +21,17 @@ reduced in turn, not from one heap over all of them (the issue's ideal; docs/des
 
 from __future__ import annotations
 
+import concurrent.futures
 import dataclasses
 import fnmatch
 import hashlib
+import itertools
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from treereduce_py import events
 from treereduce_py.engine.tree_output import TreeOutput
@@ -40,6 +44,14 @@ from treereduce_py.lang.link_finders import inlinings
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
+
+
+class TreeSink(Protocol):
+    """Where each better tree goes (engine/tree_output.py's `TreeOutput`, or an archive's
+    packed output: run/archive.py)."""
+
+    def offer(self, tree: FileTree) -> None: ...
+
 
 # The `file` of the file-deletion pass's events: the whole tree.
 WHOLE_TREE = "."
@@ -73,7 +85,7 @@ class DirectorySession:
         emit: events.EventSink,
         *,
         keep: Sequence[str] = (),
-        output: TreeOutput | None = None,
+        output: TreeSink | None = None,
         name: str = "",
         started: float | None = None,
     ) -> None:
@@ -127,30 +139,53 @@ class DirectorySession:
 
     def inline_links(self) -> str:
         """Each file that one other file names, inlined there (lang/link_finders.py), kept when
-        the whole tree then passes the test; its stop reason. Not with --same-crash: the same
-        crash is judged inside each part (its golden run), not by the bare command."""
+        the whole tree then passes the test; its stop reason. Up to `jobs` inlinings are tested
+        at once, and the first of them (in the finders' order, largest first) that passes is
+        kept, as if they had been tested in turn. Not with --same-crash: the same crash is
+        judged inside each part (its golden run), not by the bare command."""
         o = self.options
+        width = max(1, o.jobs or os.cpu_count() or 1)
         accepted = not (o.same_crash or o.signature or o.signature_regex)
         while accepted:
             accepted = False
-            for inlining in inlinings(self.tree, self.pinned.paths, self.name):
-                tree = inlining.tree
-                digest = _digest(tree)
-                if digest in self.tried:
-                    continue
+            found = inlinings(self.tree, self.pinned.paths, self.name)
+            fresh = (i for i in found if _digest(i.tree) not in self.tried)
+            while not accepted:
                 _, stop = self.budgets(self.options)
                 if stop is not None:
                     return stop
-                self.tried.add(digest)
-                self.tests += 1
-                verdict = self.command.check(tree.encode(), 0, timeout=self.limit)
-                if verdict.interesting:
-                    self.tree, accepted = tree, True
-                    self.offer(tree)
-                    notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
-                    self.emit(events.InFile(inlining.user, notice, elapsed=self.elapsed()))
+                left = width if o.max_tests is None else min(width, o.max_tests - self.tests)
+                batch = list(itertools.islice(fresh, left))
+                if not batch:
                     break
+                passed = self.check_trees([i.tree for i in batch])
+                self.tried.update(_digest(i.tree) for i in batch)
+                for inlining, ok in zip(batch, passed, strict=True):
+                    if ok:
+                        self.tree, accepted = inlining.tree, True
+                        self.offer(inlining.tree)
+                        notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
+                        self.emit(events.InFile(inlining.user, notice, elapsed=self.elapsed()))
+                        break
         return "fixpoint"
+
+    def check_trees(self, trees: Sequence[FileTree]) -> list[bool]:
+        """Whether each tree passes the test, the trees tested at once (one worker each)."""
+        self.tests += len(trees)
+        if len(trees) == 1:
+            return [self.command.check(trees[0].encode(), 0, timeout=self.limit).interesting]
+        with concurrent.futures.ThreadPoolExecutor(len(trees), "treereduce-inline") as pool:
+            runs = [
+                pool.submit(self.command.check, tree.encode(), k, timeout=self.limit)
+                for k, tree in enumerate(trees)
+            ]
+            try:
+                return [run.result().interesting for run in runs]
+            except KeyboardInterrupt:
+                self.command.cancel()  # the tests still running are killed, not waited for
+                concurrent.futures.wait(runs)
+                self.command.resume()
+                raise
 
     def reduce_file(self, path: str) -> str:
         """One file through its own front end, in the rest of the current tree."""

@@ -29,6 +29,8 @@ class ReduceOptions:
     `queries`: extra query directories. `p0`: CDD's initial probability. `list_algorithm`:
     override every list reduction (for comparisons). `deterministic`: the same result at any
     `jobs` for a deterministic test. `rename`: try short identifier names (on by default).
+    `members`: reduce a zip archive (bytes input) member by member before its bytes
+    (run/archive.py; on by default).
     `slow`: repeat all stages until a whole round changes nothing. `format_command`: argv of a
     formatter (candidate on stdin, result on stdout), its output kept only if still interesting.
     `same_crash`: run the original once and require the same crash (exit status or signal, and
@@ -53,6 +55,7 @@ class ReduceOptions:
     list_algorithm: ScheduleName | None = None
     deterministic: bool = False
     rename: bool = True
+    members: bool = True
     slow: bool = False
     format_command: Sequence[str] | None = None
     same_crash: bool = False

@@ -155,10 +155,11 @@ class TreePlanner:
         table = self.table
         cut = [k for k in kids if deletable(k) and table.size(k) > 0]
         out: list[Task] = self.lists.start(cut) if len(cut) >= LIST_MIN else []
+        listed = set(cut)  # a set: a list's `in` made this quadratic in the number of children
         for k in kids:
-            if k in cut and len(cut) >= LIST_MIN:
+            if k in listed and len(cut) >= LIST_MIN:
                 out.extend(self.inside(k, eager=False) if eager else ())
-            elif k in cut:
+            elif k in listed:
                 out.append(Delete(k))
                 out.extend(self.alternatives(k))
             else:
