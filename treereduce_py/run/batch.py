@@ -143,7 +143,9 @@ def expand_inputs(
         if path.is_file():
             matches = [path]
         elif path.is_dir():
-            matches = (_folder_dirs if dirs else _folder_inputs)(path, recursive, skipped)
+            matches = (
+                _folder_dirs(path, skipped) if dirs else _folder_inputs(path, recursive, skipped)
+            )
         else:
             wanted = Path.is_dir if dirs else Path.is_file
             matches = sorted(p for p in Path().glob(pattern) if wanted(p)) if pattern else []
@@ -175,7 +177,7 @@ def _folder_inputs(folder: Path, recursive: bool, skipped: list[Skipped]) -> lis
     return inputs
 
 
-def _folder_dirs(folder: Path, recursive: bool, skipped: list[Skipped]) -> list[Path]:
+def _folder_dirs(folder: Path, skipped: list[Skipped]) -> list[Path]:
     """A folder's subfolders, each one input (--dirs); its files and hidden entries are
     skipped."""
     inputs: list[Path] = []
@@ -342,9 +344,7 @@ class Batch:
         for s in self.skipped:
             self.emit(events.Notice(f"skipped {s.path}: {s.reason}"))
         with concurrent.futures.ThreadPoolExecutor(self.jobs, "treereduce-batch") as pool:
-            crashes = list(pool.map(self._classify, self.inputs))
-            unread = {s.path for s in self.skipped}
-            crashes = [c for c in crashes if c.path not in unread]
+            crashes = [c for c in pool.map(self._classify, self.inputs) if c is not None]
             self._diagnose(crashes)
             self.groups, self.clean = group(crashes)
             self._warn_status_only()
@@ -364,7 +364,8 @@ class Batch:
     def _elapsed(self) -> float:
         return time.monotonic() - self.started
 
-    def _classify(self, path: Path) -> Crash:
+    def _classify(self, path: Path) -> Crash | None:
+        """The original's golden run; None for a folder that cannot be read as a tree."""
         tree = None
         if path.is_dir():
             try:
@@ -373,7 +374,7 @@ class Batch:
                 with self._lock:
                     self.skipped.append(Skipped(path, str(e)))
                 self.emit(events.Notice(f"skipped {path}: {e}"))
-                return Crash(path, 0, None, "skipped")
+                return None
         with contextlib.closing(self.make_oracle(path.name, Criteria(), tree)) as oracle:
             return classify(path, oracle, self.keying, timeout=self._first_run, tree=tree)
 
