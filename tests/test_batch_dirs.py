@@ -9,6 +9,8 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, run_cli, run_tool
 
+from treereduce_py import events
+from treereduce_py.front import batch_view
 from treereduce_py.judge import signature
 from treereduce_py.judge.errors import BadOptions
 from treereduce_py.lang.filetree import FileTree
@@ -69,6 +71,27 @@ def test_a_folder_of_crashing_projects_is_grouped_and_each_group_reduced(
         sig = signature.extract(again.returncode, b"", again.stderr, input_names=names)
         assert again.returncode != 0 and sig.describe() == g["signature"]
     assert FileTree.read(crashes / "k1").size > FileTree.read(crashes / "k2").size  # untouched
+    # Each event of a group's files carries the whole tree's bytes and tests so far (threads
+    # may interleave their lines); the last is the group's result.
+    lines = [json.loads(line) for line in proc.stderr.decode().splitlines()]
+    for name, g in groups.items():
+        mine = [e for e in lines if e.get("group") == g["slug"] and "file" in e]
+        assert mine and mine[-1]["tree_size"] == g["final_size"], name
+        assert min(e["tree_size"] for e in mine) == g["final_size"]
+        assert max(e["tree_size"] for e in mine) <= g["original_size"]
+        assert 0 < mine[-1]["tree_tests"] <= g["tests"]
+
+
+def test_a_directory_groups_row_follows_the_whole_tree() -> None:
+    """The live table's row of a `--dirs` group shows the tree's bytes and tests, not those of
+    the file being reduced (each file's run has its own stats)."""
+    start = events.GroupUpdate("g", "KeyError", 1, "reducing", 900, None)
+    rows, _ = batch_view.fold_groups({}, start)
+    file_stats = events.Stats(original_size=120, size=40, tests=7)
+    progress = events.InFile("lib.py", events.Progress(file_stats), tree_size=610, tree_tests=31)
+    rows, changed = batch_view.fold_groups(rows, events.Grouped("g", progress))
+    assert changed is None and (rows["g"].size, rows["g"].tests) == (610, 31)
+    assert "900 -> 610 B  31 tests" in batch_view.group_line(rows["g"])
 
 
 def test_dirs_inputs_are_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -80,6 +103,13 @@ def test_dirs_inputs_are_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert inputs == [Path("c/a"), Path("c/b")]
     assert sorted(s.path.name for s in skipped) == [".hidden", "file"]
     assert batch.expand_inputs(["c/?"], dirs=True)[0] == [Path("c/a"), Path("c/b")]
+    # as in a shell, a wildcard takes no hidden name unless its part starts with a dot
+    assert batch.expand_inputs(["c/*"], dirs=True)[0] == [Path("c/a"), Path("c/b")]
+    assert batch.expand_inputs(["c/.h*"], dirs=True)[0] == [Path("c/.hidden")]
+    (tmp_path / "c" / ".hidden" / "x").write_text("crash\n")
+    (tmp_path / "c" / "a" / "y").write_text("crash\n")
+    assert batch.expand_inputs(["c/**/*"])[0] == [Path("c/a/y"), Path("c/file")]
+    assert batch.expand_inputs(["c/.*/*"])[0] == [Path("c/.hidden/x")]
     with pytest.raises(BadOptions, match="is a file"):
         batch.expand_inputs(["c/file"], dirs=True)
     with pytest.raises(BadOptions, match="--recursive"):

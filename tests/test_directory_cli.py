@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import PYTHON, cli_args, run_cli, signal_when, succeeded
 
-from treereduce_py.front import cli
+from treereduce_py import events
+from treereduce_py.front import cli, directory_cli
 from treereduce_py.lang.filetree import FileTree
 
 pytestmark = pytest.mark.e2e
@@ -79,6 +80,18 @@ def test_a_python_package_is_reduced_into_dir_reduced(tmp_path: Path) -> None:
     # stats.py, imported by report.py alone, and report.py, by __main__.py, are pasted in
     inlined = {e["message"] for e in lines if e["event"] == "notice"}
     assert {"inlined report.py", "inlined stats.py"} <= inlined
+    # ...and each event says the whole tree's bytes so far, which end at the result's
+    assert [e["tree_size"] for e in lines if "file" in e][-1] == after.size
+
+
+def test_each_files_start_says_its_bytes_and_the_trees() -> None:
+    start = events.Start(original_size=120, language="python", jobs=2, strategy="hybrid")
+    note = directory_cli._start_note(events.InFile("lib.py", start, tree_size=900), start)
+    assert note == "reducing lib.py (120 bytes; the tree: 900 bytes)"
+    listing = events.InFile(".", start, tree_size=900)  # its own bytes are the records'
+    assert (
+        directory_cli._start_note(listing, start) == "reducing the file list (the tree: 900 bytes)"
+    )
 
 
 def _main(args: list[object], capfd: pytest.CaptureFixture[str]) -> tuple[int, str]:

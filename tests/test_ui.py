@@ -221,15 +221,19 @@ def test_schema_has_exactly_one_branch_per_event_kind() -> None:
     for event in one_of_each():
         branch = SCHEMA["$defs"][event.kind]
         # `group` and `file` are optional on the events of a single reduction: batch mode adds
-        # the one, a directory's reduction the other.
-        optional = {"group", "file"} if event.kind != "group" else set()
+        # the one, a directory's reduction the other (with the tree's figures).
+        optional = {"group", "file", "tree_size", "tree_tests"} if event.kind != "group" else set()
         assert set(branch["required"]) == set(branch["properties"]) - optional
         assert set(branch["required"]) == set(to_dict(event))
         grouped = to_dict(Grouped("g", event)) if event.kind != "group" else to_dict(event)
         assert validate(grouped, SCHEMA) == [], grouped
         if event.kind not in ("group", "error"):
-            in_file = to_dict(InFile("pkg/mod.py", event))
-            assert in_file["file"] == "pkg/mod.py"
+            in_file = to_dict(InFile("pkg/mod.py", event, tree_size=900, tree_tests=12))
+            assert (in_file["file"], in_file["tree_size"], in_file["tree_tests"]) == (
+                "pkg/mod.py",
+                900,
+                12,
+            )
             assert validate(in_file, SCHEMA) == [], in_file
 
 

@@ -18,8 +18,9 @@ from typing import Any
 # fields `test_seconds` and `cpu_seconds`. 3: batch mode's `group` events, and a `group` field on
 # the events of each of its reductions. 4: the stats fields `wasted` and `busy_quarters`, and a
 # `file` field on the events of a directory's reduction (which file, or `.` for the
-# file-deletion pass).
-SCHEMA_VERSION = 4
+# file-deletion pass). 5: `tree_size` and `tree_tests` beside `file`: the whole tree's bytes and
+# tests so far.
+SCHEMA_VERSION = 5
 
 # Why a test's answer was of no use (judge/busy.py): the keys of `Stats.wasted`.
 WASTE = ("stale", "moot", "merge")
@@ -161,12 +162,15 @@ class Grouped:
 @dataclass(frozen=True)
 class InFile:
     """Directory input: an event of the reduction of one of its files (`file`, relative to the
-    directory; `.` for the file-deletion pass over the whole tree); on the wire, that event plus
-    `file`."""
+    directory; `.` for the file-deletion pass over the whole tree), with the whole tree's bytes
+    and tests so far (`tree_size`, `tree_tests`: the event's own stats are the file's run's); on
+    the wire, that event plus `file`, `tree_size` and `tree_tests`."""
 
     file: str
     event: Event
     elapsed: float = 0.0
+    tree_size: int | None = None
+    tree_tests: int | None = None
     kind: str = field(default="in-file", init=False)
 
 
@@ -190,7 +194,9 @@ def to_dict(event: Event) -> dict[str, Any]:
     if isinstance(event, Grouped):
         return {**to_dict(event.event), "group": event.group}
     if isinstance(event, InFile):
-        return {**to_dict(event.event), "file": event.file}
+        tree = {"tree_size": event.tree_size, "tree_tests": event.tree_tests}
+        known = {k: v for k, v in tree.items() if v is not None}
+        return {**to_dict(event.event), "file": event.file, **known}
     body = dataclasses.asdict(event)
     kind = body.pop("kind")
     stats = body.pop("stats", None)

@@ -12,7 +12,7 @@ from rich.console import Console, RenderableType
 from rich.panel import Panel
 from rich.table import Table
 
-from treereduce_py.events import Event, Failure, Grouped, GroupUpdate, Notice, Stats
+from treereduce_py.events import Event, Failure, Grouped, GroupUpdate, InFile, Notice, Stats
 from treereduce_py.front.live import make_live
 from treereduce_py.front.view import PROGRAM, Clock, failure_lines, format_duration, notice_line
 
@@ -26,7 +26,13 @@ def fold_groups(
         changed = event if old is None or old.status != event.status else None
         return {**rows, event.group: event}, changed
     if isinstance(event, Grouped) and event.group in rows:
-        stats = getattr(event.event, "stats", None)
+        inner = event.event
+        if isinstance(inner, InFile):  # a directory group: the whole tree's figures
+            if inner.tree_size is not None and inner.tree_tests is not None:
+                row = replace(rows[event.group], size=inner.tree_size, tests=inner.tree_tests)
+                return {**rows, event.group: row}, None
+            return rows, None
+        stats = getattr(inner, "stats", None)
         if isinstance(stats, Stats):
             row = replace(rows[event.group], size=stats.size, tests=stats.tests)
             return {**rows, event.group: row}, None

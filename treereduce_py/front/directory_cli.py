@@ -242,10 +242,19 @@ def _sink(reporter: ui.Reporter, json: bool) -> events.EventSink:
         if isinstance(event, events.InFile):
             inner = event.event
             if isinstance(inner, events.Start):
-                what = "the file list" if event.file == "." else event.file
-                note = f"reducing {what} ({inner.original_size} bytes)"
+                note = _start_note(event, inner)
                 reporter(events.Notice(note, level="info"))
             event = inner
         reporter(event)
 
     return sink
+
+
+def _start_note(event: events.InFile, start: events.Start) -> str:
+    """What is reduced next, its bytes and the whole tree's (a file list's own bytes are its
+    records', not the tree's: only the tree's are said)."""
+    sizes = [] if event.file == "." else [f"{start.original_size} bytes"]
+    if event.tree_size is not None:
+        sizes.append(f"the tree: {event.tree_size} bytes")
+    what = "the file list" if event.file == "." else event.file
+    return f"reducing {what}" + (f" ({'; '.join(sizes)})" if sizes else "")

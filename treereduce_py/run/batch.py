@@ -31,6 +31,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import dataclasses
+import fnmatch
 import hashlib
 import json
 import re
@@ -147,12 +148,25 @@ def expand_inputs(
                 _folder_dirs(path, skipped) if dirs else _folder_inputs(path, recursive, skipped)
             )
         else:
-            wanted = Path.is_dir if dirs else Path.is_file
-            matches = sorted(p for p in Path().glob(pattern) if wanted(p)) if pattern else []
+            matches = _glob(pattern, Path.is_dir if dirs else Path.is_file)
         if not matches:
             raise BadOptions(f"no input matches {pattern!r}")
         found.update(dict.fromkeys(matches))
     return list(found), skipped
+
+
+def _glob(pattern: str, wanted: Callable[[Path], bool]) -> list[Path]:
+    """The matches of a glob that are inputs (`wanted`), sorted. As in a shell, a wildcard does
+    not match a hidden name (a leading dot) unless the pattern's own part starts with a dot."""
+    if not pattern:
+        return []
+    dotted = [part for part in Path(pattern).parts if part.startswith(".")]
+
+    def shown(match: Path) -> bool:
+        hidden = (p for p in match.parts if p.startswith(".") and p not in (".", ".."))
+        return all(any(fnmatch.fnmatchcase(h, d) for d in dotted) for h in hidden)
+
+    return sorted(p for p in Path().glob(pattern) if shown(p) and wanted(p))
 
 
 def _folder_inputs(folder: Path, recursive: bool, skipped: list[Skipped]) -> list[Path]:

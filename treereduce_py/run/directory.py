@@ -99,6 +99,7 @@ class DirectorySession:
         self.pinned = tree.only(p for p in tree.paths if any(fnmatch.fnmatch(p, g) for g in keep))
         self.started = time.monotonic() if started is None else started
         self.tests = 0
+        self.size = tree.size  # the best tree's bytes so far, as the events report it
         self.parts = 0  # sessions run so far: only the first tests the user's original
         # The tree each part last ended at a fixed point on: run again on that very tree, it
         # would start where it ended (a round ends when it comes back to the last change).
@@ -165,7 +166,7 @@ class DirectorySession:
                         self.tree, accepted = inlining.tree, True
                         self.offer(inlining.tree)
                         notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
-                        self.emit(events.InFile(inlining.user, notice, elapsed=self.elapsed()))
+                        self.emit(self.in_file(inlining.user, notice, self.tests))
                         break
         return "fixpoint"
 
@@ -210,7 +211,9 @@ class DirectorySession:
         def emit(event: events.Event) -> None:
             if isinstance(event, events.Improvement) and holder:
                 self.offer(oracle.full_tree(holder[0].best.data))
-            self.emit(events.InFile(name, event, elapsed=self.elapsed()))
+            stats = getattr(event, "stats", None)
+            part_tests = stats.tests if isinstance(stats, events.Stats) else 0
+            self.emit(self.in_file(name, event, self.tests + part_tests))
 
         session = Session(source, lang, oracle, options, emit)
         holder.append(session)
@@ -235,7 +238,14 @@ class DirectorySession:
             self.settled[name] = _digest(self.tree)
         return reason
 
+    def in_file(self, name: str, event: events.Event, tests: int) -> events.InFile:
+        """`event` of the part on `name`, with the whole tree's bytes and `tests` so far."""
+        return events.InFile(
+            name, event, elapsed=self.elapsed(), tree_size=self.size, tree_tests=tests
+        )
+
     def offer(self, tree: FileTree) -> None:
+        self.size = tree.size
         if self.output is not None:
             self.output.offer(tree)
 
