@@ -113,6 +113,9 @@ class RunRecord:
     # A directory case's file counts (bytes and tokens are over all its files); None for a file.
     original_files: int | None = None
     final_files: int | None = None
+    # True when the tool's own result was not interesting after a stop at the limit (a peer
+    # killed while rewriting its file) and the wrapper's best candidate was measured instead.
+    from_best: bool = False
 
 
 def _run_quiet(argv: list[str]) -> str:
@@ -428,6 +431,13 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     hit_limit = watched.hit_limit or watched.wall >= limit - 2.5
     started, interesting, bests = _count(files.counter, watched.t0, cutoff=watched.wall)
     checked = _final(case, tool, files, result, hit_limit)
+    still_interesting = run_test(case, checked)
+    from_best = False
+    if not still_interesting and hit_limit and files.best.exists():
+        # Killed mid-write: what the tool left is torn; its best tested candidate stands.
+        checked = _final(case, tool, files, result, hit_limit, take_best=True)
+        still_interesting = run_test(case, checked)
+        from_best = True
     final_bytes, final_files = tree_input.measure(checked)
     final_tokens = count_tokens(tree_input.contents(checked))
     trace = _merge_trace(watched.trace + bests, original_bytes, watched.wall, final_bytes)
@@ -447,7 +457,7 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         wall_time=round(watched.wall, 2),
         tests_run=started,
         tests_interesting=interesting,
-        still_interesting=run_test(case, checked),
+        still_interesting=still_interesting,
         hit_time_limit=hit_limit,
         exit_code=watched.returncode,
         date=dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"),
@@ -458,21 +468,25 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         tree_rss_mib=round(tree_peak / 2**20, 1) if tree_peak else None,
         original_files=original_files if case.tree else None,
         final_files=final_files if case.tree else None,
+        from_best=from_best,
     )
 
 
-def _final(case: Case, tool: Tool, files: _RunFiles, result: Path, hit_limit: bool) -> Path:
+def _final(
+    case: Case, tool: Tool, files: _RunFiles, result: Path, hit_limit: bool, take_best: bool = False
+) -> Path:
     """The tool's result, copied where the re-check runs it (``final.EXT``, or for a directory
     case a fresh copy of the tree, ``final/NAME``): what the tool left, or, when it was stopped at
     the limit, the wrapper's best candidate if that is smaller (a peer may not have written its
     progress back yet: C-Vise writes the file between passes; Shrink Ray rewrites a directory in
-    place); the original input when the tool left nothing."""
+    place); the original input when the tool left nothing. ``take_best`` takes the wrapper's
+    best candidate whatever the tool left."""
     original = case.input_path
     rundir = files.rundir
     if case.tree and tool.flat and (rundir / tree_input.FLATMAP).exists():
         result = tree_input.rebuild(rundir, rundir / "result" / case.file)
     left = result if result.exists() and result.is_dir() == case.tree else original
-    if (
+    if take_best or (
         hit_limit
         and files.best.exists()
         and (tree_input.measure(files.best)[0] < tree_input.measure(left)[0])

@@ -52,3 +52,28 @@ def test_other_tools_are_not_judged_by_shrinkrays_words(
 ) -> None:
     peer = finished(tmp_path, monkeypatch, "cvise", WARNING)
     assert run.handicapped(CASE, peer) is None
+
+
+def test_a_peer_killed_mid_write_is_measured_by_its_best_tested_candidate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A peer stopped at the limit while rewriting its file leaves it torn (Shrink Ray's 0-byte
+    input.cpp on cpp-sort-diagnostic); the wrapper's best interesting candidate is measured."""
+    import prepare
+
+    monkeypatch.setattr(run, "RUNS", tmp_path / "runs")
+    monkeypatch.setattr(prepare, "INPUTS", tmp_path / "inputs")
+    cases = tmp_path / "case"
+    cases.mkdir()
+    (cases / "input.c").write_text("int main(void) { return 0; } /* and more */\n")
+    (cases / "test.sh").write_text('#!/usr/bin/env bash\ngrep -q main "$1"\n')
+    (cases / "test.sh").chmod(0o755)
+    case = Case("c-torn", cases, "C", "c", "input.c", None, "", "", "gcc", False)
+
+    def command(case: Case, name: str, wrapper: Path, jobs: int, limit: float) -> object:
+        script = f"printf 'main()' > small.c; {wrapper} small.c; : > {name}; sleep 60"
+        return ["bash", "-c", script], name
+
+    record = run.run_one(case, run.Tool("torn", "1", command), jobs=1, limit=1.0)
+    assert record.hit_time_limit and record.from_best and record.still_interesting
+    assert record.final_bytes == len("main()")
