@@ -335,3 +335,28 @@ def test_a_budget_stop_ends_with_the_tidied_text_when_it_passes(polish: bool) ->
     # Stopped before any stage changed a byte: the blank lines the input had are still there,
     # unless the final test was of the tidied text (not with --fast: no polishing).
     assert result.reduced == (b"a = 1\n\nkeep = 2\n\nb = 3\n" if polish else src)
+
+
+def test_a_source_known_to_pass_is_not_tested_again_unless_it_changed() -> None:
+    """`passed_in` (a directory's part on the tree the last part re-tested): the source is not
+    run first, nor re-tested at the end when nothing changed; a result that changed is."""
+    source = b"def f():\n    return 1\n"
+    asked: list[bytes] = []
+
+    def whole(candidate: bytes) -> bool:
+        asked.append(candidate)
+        return candidate == source
+
+    result = reduce(source, language="python", test=whole, passed_in=0.1)
+    assert result.reduced == source and source not in asked and asked
+    asked.clear()
+    reduce(source, language="python", test=whole)
+    assert asked.count(source) == 2  # the first test and the final re-test
+
+    def keeps_f(candidate: bytes) -> bool:
+        asked.append(candidate)
+        return b"f" in candidate
+
+    asked.clear()
+    result = reduce(source, language="python", test=keeps_f, passed_in=0.1)
+    assert source not in asked and asked.count(result.reduced) >= 2  # accepted, then re-tested

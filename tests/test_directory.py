@@ -15,6 +15,7 @@ from treereduce_py.judge.errors import NotInteresting
 from treereduce_py.judge.oracle import CallableOracle, Criteria
 from treereduce_py.judge.tree_oracle import tree_command
 from treereduce_py.lang.filetree import FileTree, TreeFile
+from treereduce_py.run import directory
 from treereduce_py.run.directory import DirectorySession
 from treereduce_py.run.options import ReduceOptions
 
@@ -199,3 +200,43 @@ def test_inlinings_tested_at_once_keep_the_first_that_passes_in_order() -> None:
     notices = [e.event for e in got if isinstance(e, events.InFile)]
     inlined = [n.message for n in notices if isinstance(n, events.Notice)]
     assert [m for m in inlined if m.startswith("inlined ")][:1] == ["inlined b.h"]
+
+
+def test_a_files_part_stops_at_its_slice_and_the_next_round_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With slices far shorter than a file's reduction, parts pause and later rounds take them
+    up again (twice as long each round), until a round ends with every part at its fixed point:
+    the result is the one without slices, and the refusals of paused parts are not run again."""
+    monkeypatch.setattr(directory, "SLICE_TESTS", 1)
+    monkeypatch.setattr(directory, "SLICE_FLOOR", 0.05)
+    lines = b"".join(b"padding line %d\n" % k for k in range(40))
+    tree = FileTree(
+        (
+            TreeFile("a.txt", lines + b"bug\n" + lines),
+            TreeFile("b.txt", b"bug\n" + lines),
+        )
+    )
+
+    runs: list[bytes] = []
+
+    def both_bugs(candidate: bytes) -> bool:
+        runs.append(candidate)
+        time.sleep(0.005)
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        return all(b"bug" in files.get(p, b"") for p in ("a.txt", "b.txt"))
+
+    got: list[events.Event] = []
+    session = DirectorySession(tree, CallableOracle(both_bugs), _OPTIONS, got.append)
+    result = session.run()
+    assert result.reason == "fixpoint"
+    assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
+    ends = [
+        (e.file, e.event.reason)
+        for e in got
+        if isinstance(e, events.InFile) and isinstance(e.event, events.Done)
+    ]
+    assert ("a.txt", "slice") in ends and ends[-1][1] == "fixpoint"
+    assert session.command.hits > 0
+    assert result.tests == len(runs)  # remembered refusals ran nothing and count as no test
+    assert session.slice is not None and session.slice > 0.05

@@ -406,6 +406,8 @@ def test_summary_line_numbers_and_stop_reason() -> None:
     assert ui.summary_line(replace(s, elapsed=125.0), "max-time").endswith(
         "in 2m 05s, stopped: max-time"
     )
+    # a directory's file whose round's slice is up is paused, not stopped
+    assert ui.summary_line(s, "slice").endswith("in 12.3 s, paused: its time this round is up")
     # Rounded down: only an empty result is 100% reduced.
     assert ui.percent_reduced(replace(s, size=1)) == "99.9%"
     assert ui.percent_reduced(replace(s, size=0)) == "100.0%"

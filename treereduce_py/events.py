@@ -114,7 +114,7 @@ class Notice:
 @dataclass(frozen=True)
 class Done:
     stats: Stats
-    reason: str  # "fixpoint", "max-time", "max-tests", "interrupted"
+    reason: str  # "fixpoint", "max-time", "max-tests", "interrupted"; a directory's file: "slice"
     elapsed: float = 0.0
     kind: str = field(default="done", init=False)
 

@@ -160,7 +160,9 @@ def summary_line(stats: Stats, reason: str) -> str:
         f" {stats.tests} tests ({stats.interesting} interesting, {stats.cache_hits} cache hits,"
         f" {stats.syntax_rejections} syntax rejections) in {format_duration(stats.elapsed)}"
     )
-    if reason != "fixpoint":
+    if reason == "slice":  # a directory's file, taken up again next round
+        line += ", paused: its time this round is up"
+    elif reason != "fixpoint":
         line += f", stopped: {reason}"
     return line
 

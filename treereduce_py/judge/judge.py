@@ -78,6 +78,7 @@ class _Counters:
     timeouts: int = 0
     test_seconds: float = 0.0
     wasted: dict[str, int] = field(default_factory=lambda: dict.fromkeys(WASTE, 0))
+    remembered: int = 0  # answers an oracle remembered, no test run (counted as cache hits)
 
 
 _SEAL = object()
@@ -255,7 +256,7 @@ class Judge:
                 commit_retries=c.commit_retries,
                 timeouts=c.timeouts,
                 test_seconds=c.test_seconds,
-                cache_hits=self.cache.hits,
+                cache_hits=self.cache.hits + c.remembered,
                 running_since=self.busy.running_since(),
                 wasted=dict(c.wasted),
             )
@@ -329,7 +330,8 @@ class Judge:
             self.busy.ended(worker, time.monotonic())
         with self.lock:
             self._starting -= 1
-            self._counters.tests += 1
+            self._counters.tests += not verdict.remembered
+            self._counters.remembered += verdict.remembered
             self._counters.interesting += verdict.interesting
             self._counters.timeouts += verdict.timed_out
             self._counters.test_seconds += verdict.seconds

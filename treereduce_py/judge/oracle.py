@@ -141,7 +141,8 @@ class Verdict:
 
     `exit_code` is the subprocess returncode (negative: killed by that signal) and None when the
     test did not finish: it timed out (`timed_out`) or the oracle was cancelled (both False/None).
-    `stdout`/`stderr` hold the output only when it was captured.
+    `stdout`/`stderr` hold the output only when it was captured. `remembered`: no test ran,
+    the answer is one given before (a directory run's refusals, judge/refusals.py).
     """
 
     interesting: bool
@@ -150,6 +151,7 @@ class Verdict:
     seconds: float
     stdout: bytes = b""
     stderr: bytes = b""
+    remembered: bool = False
 
     @classmethod
     def answer(cls, interesting: bool, seconds: float = 0.0) -> Verdict:

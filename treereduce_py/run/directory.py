@@ -11,6 +11,14 @@ until one changes nothing: a file that shrank may let another one go.
 A part is not run again on the very tree it last ended on (it would start at its own fixed
 point), so the last round ends when it comes back to the last change.
 
+No file takes the whole budget before the others had their turn: a file's part runs for the
+round's time slice (SLICE_TESTS tests' time in the first round, twice as long each round after),
+and one that used it is taken up again next round, from its best; the largest candidates come
+first in every part, so every file shrinks a little before any is polished. The trees the test
+refused are remembered over the whole run (judge/refusals.py), so a part that starts again
+goes past its earlier failures without running them. With --deterministic (no clock) each part
+runs to its fixed point.
+
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
 and each part ends with a re-test of its result, which is the whole tree as it then is: the last
@@ -37,6 +45,7 @@ from treereduce_py import events
 from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Criteria, Oracle
+from treereduce_py.judge.refusals import Refusals
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
@@ -55,6 +64,10 @@ class TreeSink(Protocol):
 
 # The `file` of the file-deletion pass's events: the whole tree.
 WHOLE_TREE = "."
+# A file's part in the first round runs for about this many tests' time (over the jobs), and at
+# least SLICE_FLOOR seconds; each round's slice is twice the last.
+SLICE_TESTS = 40
+SLICE_FLOOR = 2.0
 
 
 @dataclass(frozen=True)
@@ -92,7 +105,8 @@ class DirectorySession:
         self.original = tree
         self.name = name
         self.tree = tree
-        self.command = command
+        # Trees the test refused, answered again without a run (a part that starts again)
+        self.command = Refusals(command)
         self.options = dataclasses.replace(options, output=None, original_size=None)
         self.emit = emit
         self.output = output
@@ -107,6 +121,15 @@ class DirectorySession:
         self.tried: set[bytes] = set()  # inlined trees tested and found not interesting
         # The limit of a test outside a part (an inlining): the last part's, else the user's.
         self.limit = options.timeout if options.timeout is not None else FIRST_RUN_TIMEOUT
+        self.test_seconds = 0.0  # the parts' tests' time, for the slices' length
+        # How long a file's part may run this round (None: to its fixed point): SLICE_TESTS
+        # tests' time in the first round, twice as long each round after. Not with
+        # --deterministic, whose result must not depend on the clock.
+        self.slice: float | None = None
+        # The tree the last part ended on and re-tested (its digest), and the slowest run that
+        # passed so far: the next part on that very tree need not test it first (`passed_in`).
+        self.verified: bytes | None = None
+        self.passing: float | None = None
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
@@ -114,15 +137,31 @@ class DirectorySession:
         when a tree that passed fails later, and what `Session.run` raises."""
         while True:
             size = self.tree.size
+            cut = False  # a part stopped at its slice: this round is no fixed point
             reason = self.delete_files()
             if reason == "fixpoint":
                 reason = self.inline_links()
+            self.next_slice()
             for path in sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data)):
                 if reason != "fixpoint":
                     break
                 reason = self.reduce_file(path)
-            if reason != "fixpoint" or self.tree.size == size:
+                if reason == "slice":
+                    cut, reason = True, "fixpoint"
+            if reason != "fixpoint" or (self.tree.size == size and not cut):
                 return TreeResult(self.tree, self.original, self.tests, reason)
+
+    def next_slice(self) -> None:
+        """The slice of this round's file parts: the first is SLICE_TESTS tests' time over the
+        jobs (the mean test so far), at least SLICE_FLOOR seconds; each later one twice the last."""
+        o = self.options
+        if o.deterministic or not self.tests:
+            return
+        if self.slice is not None:
+            self.slice *= 2
+            return
+        jobs = o.jobs or os.cpu_count() or 1
+        self.slice = max(SLICE_FLOOR, SLICE_TESTS * self.test_seconds / self.tests / jobs)
 
     def free_paths(self) -> list[str]:
         """The files a pass may change: all but the pinned ones."""
@@ -206,11 +245,25 @@ class DirectorySession:
             return stop
         if self.settled.get(name) == _digest(self.tree):
             return "fixpoint"
+        # A file's part stops at the round's slice, unless the time budget ends first.
+        sliced = name != WHOLE_TREE and self.slice is not None
+        if sliced and self.slice is not None:  # (for the type checker)
+            if options.max_time is None or self.slice < options.max_time:
+                # The part's first test gets the tests' limit, not its slice (a short budget's
+                # first-run limit): the tree passed, and must not seem to fail for want of time.
+                timeout = self.limit if options.timeout is None else options.timeout
+                options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
+            else:
+                sliced = False
+        if self.passing is not None and self.verified == _digest(self.tree):
+            options = dataclasses.replace(options, passed_in=self.passing)
         holder: list[Session] = []
 
         def emit(event: events.Event) -> None:
             if isinstance(event, events.Improvement) and holder:
                 self.offer(oracle.full_tree(holder[0].best.data))
+            if isinstance(event, events.Done) and sliced and event.reason == "max-time":
+                event = dataclasses.replace(event, reason="slice")
             stats = getattr(event, "stats", None)
             part_tests = stats.tests if isinstance(stats, events.Stats) else 0
             self.emit(self.in_file(name, event, self.tests + part_tests))
@@ -227,16 +280,22 @@ class DirectorySession:
                 raise
             raise FlakyTest(f"the tree passed the test before but fails it now ({e})") from e
         finally:
-            self.tests += session.judge.counts().tests
+            counts = session.judge.counts()
+            self.tests += counts.tests
+            self.test_seconds += counts.test_seconds
+            patience = session.judge.timeouts.patience
             self.limit = session.judge.timeouts.limit or self.limit
             self.tree = oracle.full_tree(session.best.data)
             # Interrupted in the first part, the tree is the user's until it improved (then it
             # is on disk already): only a tree that passed is written.
             if reason is not None or not first:
                 self.offer(self.tree)
+        # Ended normally, the part re-tested its result (or it is the tree it was told passed).
+        self.verified = _digest(self.tree)
+        self.passing = patience.slowest if patience is not None else None
         if reason == "fixpoint":
             self.settled[name] = _digest(self.tree)
-        return reason
+        return "slice" if reason == "max-time" and sliced else reason
 
     def in_file(self, name: str, event: events.Event, tests: int) -> events.InFile:
         """`event` of the part on `name`, with the whole tree's bytes and `tests` so far."""

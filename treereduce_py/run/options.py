@@ -39,6 +39,9 @@ class ReduceOptions:
     signature, the regex's first match or first group (implies same_crash).
     `original_size`/`command`: reported in the start event (`--resume` starts from a smaller
     file than the original).
+    `passed_in`: the source is known to pass, in a run of this many seconds (a directory's part
+    on the tree the last part ended on and re-tested): it is not tested first, and when nothing
+    improved it is not re-tested at the end either. Not with a same-crash run (its golden run).
     """
 
     jobs: int | None = None
@@ -64,3 +67,4 @@ class ReduceOptions:
     signature_regex: str | None = None
     original_size: int | None = None
     command: Sequence[str] = ()
+    passed_in: float | None = None
