@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import io
+import threading
 import zipfile
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from treereduce_py import events
-from treereduce_py.judge.oracle import CommandOracle
+from treereduce_py.judge.oracle import CommandOracle, Oracle, Verdict, Wrapped
 from treereduce_py.lang import ziptree
 from treereduce_py.run import api
 
@@ -86,6 +87,27 @@ except Exception:
 """
 
 
+class _Counting(Wrapped):
+    """`oracle`, counting the checks that reach it."""
+
+    def __init__(self, oracle: Oracle) -> None:
+        super().__init__(oracle)
+        self.runs = 0
+        self._lock = threading.Lock()
+
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
+        with self._lock:
+            self.runs += 1
+        return self.oracle.check(candidate, worker, timeout=timeout, capture=capture)
+
+
 def test_a_zip_is_reduced_member_by_member(tmp_path: Path) -> None:
     check = tmp_path / "check.py"
     check.write_text(CHECK)
@@ -95,8 +117,12 @@ def test_a_zip_is_reduced_member_by_member(tmp_path: Path) -> None:
     }
     source = archive(members)
     seen: list[events.Event] = []
-    with CommandOracle([PYTHON, "-S", str(check), "@@"], input_name="in.zip") as oracle:
+    with CommandOracle([PYTHON, "-S", str(check), "@@"], input_name="in.zip") as command:
+        oracle = _Counting(command)
         result = api.reduce(source, language="bytes", test=oracle, jobs=2, progress=seen.append)
+    # every run is counted, the member stage's too (it ran some, then the bytes stage)
+    member_tests = max(e.tree_tests or 0 for e in seen if isinstance(e, events.InFile))
+    assert result.stats.tests == oracle.runs > member_tests > 0
     left = contents(result.reduced)
     assert list(left) == ["deep/bug.txt"] and left["deep/bug.txt"].strip() == b"CRASH"
     assert len(result.reduced) < len(source) / 4

@@ -63,7 +63,7 @@ def reduce(
     `original`: when `source` is an earlier result being resumed, the input it came from; a
     same-crash run takes its golden run on it (and checks that `source` still shows that crash).
     A zip archive read as bytes is first reduced member by member (run/archive.py; not when
-    resuming, nor with `members=False`); the result's stats count the bytes stage's tests.
+    resuming, nor with `members=False`); the result's stats count both stages' tests.
 
     Raises NotInteresting when the original fails the test (or times out), FlakyTest when the
     final result fails its re-test, BadOptions for options that cannot work together,

@@ -97,5 +97,6 @@ def reduce_members(
         max_time=None if o.max_time is None else max(0.0, o.max_time - spent),
         max_tests=None if o.max_tests is None else max(1, o.max_tests - result.tests),
         original_size=o.original_size or len(source),
+        tests_before=o.tests_before + result.tests,
     )
     return ziptree.pack(result.tree, layout), rest

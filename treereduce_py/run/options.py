@@ -42,6 +42,8 @@ class ReduceOptions:
     `passed_in`: the source is known to pass, in a run of this many seconds (a directory's part
     on the tree the last part ended on and re-tested): it is not tested first, and when nothing
     improved it is not re-tested at the end either. Not with a same-crash run (its golden run).
+    `tests_before`: tests an earlier stage of the same run ran (an archive's members,
+    run/archive.py), counted into the statistics' `tests`.
     """
 
     jobs: int | None = None
@@ -68,3 +70,4 @@ class ReduceOptions:
     original_size: int | None = None
     command: Sequence[str] = ()
     passed_in: float | None = None
+    tests_before: int = 0

@@ -143,7 +143,7 @@ class Session:
         return events.Stats(
             original_size=self.original,
             size=len(self.best.data),
-            tests=c.tests,
+            tests=c.tests + self.options.tests_before,
             interesting=c.interesting,
             cache_hits=c.cache_hits,
             syntax_rejections=c.syntax_rejections,
