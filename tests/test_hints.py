@@ -47,6 +47,7 @@ SAMPLES: dict[str, str] = {
         }
         static int g(void) { return 0; }
         static char *name(void) { return 0; }
+        void tick(int *n) { (*n)++; }
         typedef unsigned long size;
     """,
     "cpp": """

@@ -2,7 +2,7 @@
 
 A query file marks nodes with captures (hints.py): `@replace` with a shorter fragment, `@trim`
 (a literal shortened inside), `@drop`,
-`@inline`, `@define`, `@call`, `@hoist`. What a capture means lives in one `Capture`
+`@inline`, `@define`, `@call`, `@hoist`, `@global`. What a capture means lives in one `Capture`
 registered here: its name and the parts its patterns must also capture (so that a broken file
 is refused with its line), what it extracts from the matches of one parse (node -> the tasks it
 makes there), and where the planner offers those tasks: among a node's alternatives, tried when
@@ -264,6 +264,31 @@ def _redirects(parse: Parse) -> Found:
     return redirect_tasks(parse.table, calls, _definitions(parse))
 
 
+def _globals(parse: Parse) -> Found:
+    """@global: a top-level item (a C function) replaced by one file-scope declaration that
+    keeps only a value inside it (@global.value): `name=value;`, the name the value's first
+    identifier, which the declaration then defines (`b(){b==b;}` becomes `b=b==b;`), or `a`."""
+    table = parse.table
+    found: dict[int, list[Task]] = {}
+    for item, value in parse.nodes("global", "global.value"):
+        name = _first_identifier(table, value) or b"a"
+        text = name + b"=" + table.text(value) + b";"
+        if len(text) < table.size(item):
+            found.setdefault(item, []).append(Replace(item, text))
+    return {item: tuple(tasks) for item, tasks in found.items()}
+
+
+def _first_identifier(table: NodeTable, node: int) -> bytes | None:
+    """The text of the first node named `identifier` in `node`'s subtree (pre-order)."""
+    stack = [node]
+    while stack:
+        i = stack.pop()
+        if table.kind_name(i) == "identifier":
+            return table.text(i)
+        stack.extend(reversed(list(table.children(i))))
+    return None
+
+
 register(Capture(CAPTURE, _replacements, offer=_with_smallest))
 register(Capture("trim", _trims))
 register(Capture("hoist", _hoist_targets, ("hoist.target",), _after_chi, switch="hoist"))
@@ -271,3 +296,4 @@ register(Capture("drop", _drops, explores=True))
 register(Capture("inline", _inlines, ("inline.name", "inline.value")))
 register(Capture("define", _purges, ("define.name",)))
 register(Capture("call", _redirects, ("call.callee", "call.arguments")))
+register(Capture("global", _globals, ("global.value",)))
