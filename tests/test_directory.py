@@ -240,3 +240,25 @@ def test_a_files_part_stops_at_its_slice_and_the_next_round_goes_on(
     assert session.command.hits > 0
     assert result.tests == len(runs)  # remembered refusals ran nothing and count as no test
     assert session.slice is not None and session.slice > 0.05
+
+
+def test_a_tree_of_one_file_is_not_sliced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Slices share the time between files: with one file left there is none to share."""
+    monkeypatch.setattr(directory, "SLICE_TESTS", 1)
+    monkeypatch.setattr(directory, "SLICE_FLOOR", 0.01)
+    lines = b"".join(b"padding line %d\n" % k for k in range(40))
+    tree = FileTree((TreeFile("a.txt", lines + b"bug\n" + lines),))
+
+    def bug(candidate: bytes) -> bool:
+        time.sleep(0.005)
+        return b"bug" in b"".join(f.data for f in tree.decode(candidate).files)
+
+    got: list[events.Event] = []
+    result = DirectorySession(tree, CallableOracle(bug), _OPTIONS, got.append).run()
+    assert [f.data for f in result.tree.files] == [b"bug"]
+    reasons = {
+        e.event.reason
+        for e in got
+        if isinstance(e, events.InFile) and isinstance(e.event, events.Done)
+    }
+    assert reasons == {"fixpoint"}

@@ -16,8 +16,8 @@ round's time slice (SLICE_TESTS tests' time in the first round, twice as long ea
 and one that used it is taken up again next round, from its best; the largest candidates come
 first in every part, so every file shrinks a little before any is polished. The trees the test
 refused are remembered over the whole run (judge/refusals.py), so a part that starts again
-goes past its earlier failures without running them. With --deterministic (no clock) each part
-runs to its fixed point.
+goes past its earlier failures without running them. With --deterministic (no clock), or in a
+tree of one file (no time to share), each part runs to its fixed point.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -245,8 +245,9 @@ class DirectorySession:
             return stop
         if self.settled.get(name) == _digest(self.tree):
             return "fixpoint"
-        # A file's part stops at the round's slice, unless the time budget ends first.
-        sliced = name != WHOLE_TREE and self.slice is not None
+        # A file's part stops at the round's slice, unless the time budget ends first; a tree
+        # of one file has no time to share (its restarts would be all the slices do).
+        sliced = name != WHOLE_TREE and self.slice is not None and len(self.free_paths()) > 1
         if sliced and self.slice is not None:  # (for the type checker)
             if options.max_time is None or self.slice < options.max_time:
                 # The part's first test gets the tests' limit, not its slice (a short budget's
