@@ -243,7 +243,8 @@ class DirectorySession:
         options, stop = self.budgets(options)
         if stop is not None:
             return stop
-        if self.settled.get(name) == _digest(self.tree):
+        start = _digest(self.tree)
+        if self.settled.get(name) == start:
             return "fixpoint"
         # A file's part stops at the round's slice, unless the time budget ends first; a tree
         # of one file has no time to share (its restarts would be all the slices do).
@@ -256,7 +257,7 @@ class DirectorySession:
                 options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
             else:
                 sliced = False
-        if self.passing is not None and self.verified == _digest(self.tree):
+        if self.passing is not None and self.verified == start:
             options = dataclasses.replace(options, passed_in=self.passing)
         holder: list[Session] = []
 
@@ -292,10 +293,10 @@ class DirectorySession:
             if reason is not None or not first:
                 self.offer(self.tree)
         # Ended normally, the part re-tested its result (or it is the tree it was told passed).
-        self.verified = _digest(self.tree)
+        self.verified = end = _digest(self.tree)
         self.passing = patience.slowest if patience is not None else None
         if reason == "fixpoint":
-            self.settled[name] = _digest(self.tree)
+            self.settled[name] = end
         return "slice" if reason == "max-time" and sliced else reason
 
     def in_file(self, name: str, event: events.Event, tests: int) -> events.InFile:
