@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+import treereduce_py
+from treereduce_py import events
+from treereduce_py.run import session
 from treereduce_py.transform.tidy import (
     dedent,
     single_spaces,
@@ -12,6 +19,10 @@ from treereduce_py.transform.tidy import (
     strip_ends,
     tidy_whitespace,
 )
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+from scale_gen import generate  # type: ignore[import-not-found]  # noqa: E402
 
 
 def test_trailing_spaces_blank_runs_and_leading_blank_lines_go() -> None:
@@ -60,3 +71,29 @@ def test_text_tidiers_strip_the_ends_and_single_the_spaces_inside_lines() -> Non
     assert strip_ends(text) == b"key  =\t\tvalue  # note\n    indented   x"
     assert single_spaces(text) == b"\n  key = value # note\n    indented x\n\n"
     assert single_spaces(b"a b\n") == b"a b\n" and strip_ends(b"") == b""
+
+
+@pytest.mark.parametrize("sweep", [True, False])
+def test_a_tree_pass_leaves_no_kilobytes_of_blank_lines(
+    monkeypatch: pytest.MonkeyPatch, sweep: bool
+) -> None:
+    # Deleting the 3000 items of 200 KB of C but two leaves a blank line for each: swept in one
+    # candidate after the pass (session.sweep_gaps), not left to the lines stage's tests.
+    if not sweep:
+        monkeypatch.setattr(session, "SWEEP_MIN_BYTES", 1 << 30)
+    text = generate("c", 200_000).encode()
+    passes: list[tuple[str, int]] = []
+
+    def sink(event: object) -> None:
+        if isinstance(event, events.PassChange):
+            passes.append((event.phase, event.size))
+
+    def test(candidate: bytes) -> bool:
+        return b"struct trigger_shape {" in candidate and b"return s->depth;" in candidate
+
+    result = treereduce_py.reduce(text, language="c", test=test, jobs=1, progress=sink)
+    assert test(result.reduced)
+    assert passes[1][0] == passes[2][0] == "tree"
+    # The second tree pass starts from the two items alone, or with a blank line for each item.
+    assert (passes[2][1] < 200) == sweep
+    assert passes[2][1] > 2000 or sweep

@@ -12,21 +12,21 @@ read alone is another statement), and only when the text up to the next item, pa
 reads them alike; the next piece starts at the first item not counted. An item longer than a
 piece doubles the piece, up to `MAX_PIECE`; beyond that, or when the top level has too few items
 to be worth cutting, there is no table (None) and the caller parses the whole text as before.
+The items are grouped into blocks (lang/blocks.py).
 """
 
 from __future__ import annotations
 
 import tree_sitter
 
+from treereduce_py.lang import blocks
+from treereduce_py.lang.blocks import Row
 from treereduce_py.lang.syntax import SEPARATORS, NodeTable, errors_below, kind_names
 
 PIECE = 1 << 20
 MAX_PIECE = 16 * PIECE
 # A table of fewer top-level items than this saves little: the caller's coarse table goes deeper.
 MIN_ITEMS = 64
-
-
-Row = tuple[int, int, int, bool]  # start, end, kind id, named: an item's row in the table
 
 
 def coarse_table(
@@ -61,13 +61,7 @@ def coarse_table(
         size = piece
     if len(rows) < MIN_ITEMS:
         return None
-    start, end, kind, named = zip(*rows, strict=True)
-    n = len(rows) + 1
-    return NodeTable.from_preorder(
-        text, (0, *start), (len(text), *end), (root_kind, *kind), bytes((1, *named)),
-        [-1] + [0] * (n - 1), [0] + [1] * (n - 1), kind_names(language),
-        errors=errors, lists=frozenset({0}) if separated else frozenset(),
-    )  # fmt: skip
+    return blocks.table(text, rows, root_kind, kind_names(language), errors, separated)
 
 
 def _piece(

@@ -31,6 +31,9 @@ SKIP_LIMIT = 64
 
 # tree-sitter's kind id for ERROR nodes (the grammar's node kind list does not include it).
 ERROR_KIND = 0xFFFF
+# The kind of a block, a node no grammar has: a run of a huge list's items grouped under one
+# node so that a deletion names a few blocks instead of thousands of items (lang/pieces.py).
+BLOCK_KIND = 0xFFFE
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,6 +85,15 @@ class NodeTable:
         while c != -1:
             yield c
             c = self.next_sibling[c]
+
+    def items(self, i: int) -> Iterator[int]:
+        """The children of `i`, those of its blocks in their place (see BLOCK_KIND): the
+        grammar's children of a node whose long child list was grouped into blocks."""
+        for c in self.children(i):
+            if self.kind[c] == BLOCK_KIND:
+                yield from self.items(c)
+            else:
+                yield c
 
     def contains(self, ancestor: int, i: int) -> bool:
         """True when `i` is `ancestor` or one of its descendants."""

@@ -31,7 +31,7 @@ from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.timeouts import Timeouts
-from treereduce_py.lang import inputs, languages, pieces
+from treereduce_py.lang import inputs, languages, lineitems, pieces
 from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
@@ -384,12 +384,29 @@ class Session:
             changed = engine.run_pass(
                 table, planner, self.last_pass, self.options.deterministic, same_length
             )
+            if changed and stage.table == "syntax":
+                self.sweep_gaps()
             if tree is None and self.input.parsed:
                 coarse = changed  # a coarse pass that found nothing hands over to full ones
             elif not changed:
                 return
             elif self.rounds_repeat and len(self.best.data) > (1 - STAGE_MIN_GAIN) * size:
                 return  # little left here for now: the next stages, and this one next round
+
+    def sweep_gaps(self) -> None:
+        """After a tree pass, its deletions' leftover whitespace in one candidate, when that is
+        much of the text: deleting a node leaves the blank line around it, so a coarse pass that
+        cut 1 MB of top-level items down to two leaves 10 KB of newlines, which the lines stage
+        would take about fifty tests to remove (and at 10 MB, 9 s of the reducer's CPU). Tried
+        only where it saves SWEEP_MIN_BYTES and SWEEP_MIN_SHARE of the text, so smaller inputs
+        go as before."""
+        if not self.input.tidy:
+            return
+        text = self.best.data
+        swept = tidy_whitespace(text)
+        saved = len(text) - len(swept)
+        if saved >= SWEEP_MIN_BYTES and saved >= SWEEP_MIN_SHARE * len(text):
+            self.offer(swept)
 
     def minimize_whitespace(self) -> None:
         """Tidy the blank lines and indentation, then drop every space the parser does not need
@@ -511,6 +528,10 @@ FORMAT_TIMEOUT = 60.0
 # Where rounds repeat, a stage's passes stop at one that removed less than this share of the
 # text (see Session.run_stage).
 STAGE_MIN_GAIN = 0.05
+# A tree pass's leftover whitespace is swept in one candidate when that saves at least this
+# many bytes and this share of the text (see Session.sweep_gaps).
+SWEEP_MIN_BYTES = 1024
+SWEEP_MIN_SHARE = 0.1
 # Texts larger than this are reduced without replacements (see prepare).
 REPLACE_MAX = 2_000_000
 # A result of at most this many tokens gets the endgame: the token stages without the syntax
@@ -524,8 +545,9 @@ ENDGAME_STAGES = (
 )
 # A tree with more nodes than this is first reduced through a coarse table (see prepare).
 COARSE_NODES = 100_000
-# An input of at least this many bytes gets its coarse table from parses of pieces of it, never
-# one tree of the whole (lang/pieces.py: 550 MB at 10 MB of C).
+# An input of at least this many bytes gets its coarse table from its lines (lang/lineitems.py),
+# else from parses of pieces of it, never one tree of the whole (lang/pieces.py: 550 MB at 10 MB
+# of C).
 PIECES_MIN = 4 * pieces.PIECE
 
 
@@ -537,11 +559,13 @@ def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
 
 
 def read_coarse(text: bytes, lang: str) -> NodeTable | None:
-    """The coarse table of a text of PIECES_MIN bytes or more, read in pieces (None when the
-    text is smaller, or its top level does not cut into pieces)."""
+    """The coarse table of a text of PIECES_MIN bytes or more: its items read from its lines,
+    or where they do not start at column 0, in pieces (None when the text is smaller, or its top
+    level cuts neither way)."""
     if len(text) < PIECES_MIN:
         return None
-    return pieces.coarse_table(text, languages.get_language(lang))
+    language = languages.get_language(lang)
+    return lineitems.coarse_table(text, language) or pieces.coarse_table(text, language)
 
 
 def prepare(

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 import tree_sitter
 
-from treereduce_py.lang.syntax import NodeTable
+from treereduce_py.lang.syntax import BLOCK_KIND, NodeTable
 
 # Hoisting candidates per node: the nearest compatible descendants, at most this many.
 MAX_HOISTS = 4
@@ -67,14 +67,20 @@ class Kinds:
 def chi(table: NodeTable, kinds: Kinds, node: int, limit: int = MAX_HOISTS) -> list[int]:
     """The nearest descendants of `node` compatible with it (seed 002, ch. 7), farthest first.
 
-    The search does not descend below a compatible node: that one is nearer on its path.
+    The search does not descend below a compatible node: that one is nearer on its path. A
+    block (syntax.BLOCK_KIND, the grammar's no kind) neither has nor is a hoist: one block
+    standing for another would keep a run of items whole where the list reduction over its
+    children goes on cutting them.
     """
+    if table.kind[node] == BLOCK_KIND:
+        return []
     kind = table.kind_name(node)
     found: list[int] = []
     stack = list(reversed(list(table.children(node))))
     while stack:
         i = stack.pop()
         smaller = table.named[i] and table.size(i) < table.size(node)
+        smaller = smaller and table.kind[i] != BLOCK_KIND
         if smaller and kinds.compatible(kind, table.kind_name(i)):
             found.append(i)
             continue

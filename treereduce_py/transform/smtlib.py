@@ -166,7 +166,11 @@ class SmtRules:
 
     def _read_commands(self) -> None:
         t = self.table
-        for cmd in t.children(0):
+        for cmd in t.items(0):
+            block = t.parent[cmd]
+            while block > 0:  # a huge script's commands come in blocks: they go whole too
+                self.deletable.add(block)
+                block = t.parent[block]
             if not t.named[cmd]:
                 continue
             self.deletable.add(cmd)
