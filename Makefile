@@ -59,6 +59,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/run.py --no-scaling --no-report $(BENCH_RESUME)
 	$(BIN)/python bench/scaling.py
 	$(BIN)/python bench/scale.py --tools treereduce-py,cvise
+	$(BIN)/python bench/scale.py --sizes 100m --tests fast --tools treereduce-py,cvise
 	$(BIN)/python bench/scale.py --sizes 100k --tools shrinkray
 	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py
@@ -80,7 +81,8 @@ bench-presets: $(STAMP)
 		--cases $(PRESET_CASES) $(BENCH_RESUME)
 	$(BIN)/python bench/report.py --allow-mixed peers,parallel
 
-# The scale family alone (C and JavaScript at 100 KB, 1 MB, 10 MB; fast and real tests), then the
+# The scale family alone (C and JavaScript at 100 KB, 1 MB, 10 MB; fast and real tests; 100 MB with
+# the fast test, treereduce-py and C-Vise only), then the
 # report: treereduce-py and C-Vise at every size, Shrink Ray at 100 KB only (it reaches the 300 s
 # limit there already; at every size it would add 40 min of limits). scale.py builds and checks
 # its inputs first (bench/scale_gen.py). Only the scale runs must come from one commit here; the
@@ -88,6 +90,7 @@ bench-presets: $(STAMP)
 bench-scale: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/scale.py --tools treereduce-py,cvise
+	$(BIN)/python bench/scale.py --sizes 100m --tests fast --tools treereduce-py,cvise
 	$(BIN)/python bench/scale.py --sizes 100k --tools shrinkray
 	$(BIN)/python bench/report.py --allow-mixed peers,parallel
 
