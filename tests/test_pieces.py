@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 import pytest
@@ -150,12 +151,19 @@ def test_text_whose_items_are_not_at_column_zero_gives_no_line_items() -> None:
     assert lineitems.coarse_table(java, languages.get_language("java")) is None
 
 
-@pytest.mark.parametrize("indent", [b"", b" "], ids=["lines", "pieces"])
+@pytest.mark.parametrize(
+    ("indent", "slow", "deterministic"),
+    [(b"", False, False), (b" ", False, False), (b"", True, False), (b"", False, True)],
+    ids=["lines", "indented", "slow-test", "deterministic"],
+)
 def test_a_huge_input_is_read_from_its_lines_or_in_pieces_never_in_one_whole_parse(
-    monkeypatch: pytest.MonkeyPatch, indent: bytes
+    monkeypatch: pytest.MonkeyPatch, indent: bytes, slow: bool, deterministic: bool
 ) -> None:
-    # Its items at column 0, the start-up read takes them from the lines; indented, in pieces.
+    # Its items at column 0 and a quick test, the start-up read takes them from the lines;
+    # indented, or where a test costs more than a parse would (or the clock must not choose
+    # what is read: --deterministic), in pieces.
     text = generate("c", 200_000).encode().replace(b"\n", b"\n" + indent)
+
     monkeypatch.setattr(session, "PIECES_MIN", 100_000)
     read: list[str] = []
     from_lines, in_pieces = lineitems.coarse_table, pieces.coarse_table
@@ -181,12 +189,18 @@ def test_a_huge_input_is_read_from_its_lines_or_in_pieces_never_in_one_whole_par
     monkeypatch.setattr(languages, "parse_in_chunks", whole)
 
     def test(candidate: bytes) -> bool:
+        if slow:  # 25 tests of 0.01 s take longer than parsing 200 KB would (0.08 s)
+            time.sleep(0.01)
         return b"struct trigger_shape {" in candidate and b"return s->depth;" in candidate
 
-    result = treereduce_py.reduce(text, language="c", test=test, jobs=2)
+    result = treereduce_py.reduce(
+        text, language="c", test=test, jobs=2, deterministic=deterministic
+    )
     assert test(result.reduced) and len(result.reduced) < 200
     n = len(text)
     start = [f"lines {n} True"] if not indent else [f"lines {n} False", f"pieces {n}"]
+    if slow or deterministic:
+        start = [f"pieces {n}"]
     assert read[: len(start)] == start  # how the start-up read went
     assert parsed == []  # and the whole input was never parsed at once
 

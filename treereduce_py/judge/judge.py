@@ -193,6 +193,7 @@ class Judge:
         verdict = self.oracle.check(candidate, 0, timeout=self.timeouts.first, capture=capture)
         with self.lock:
             self._counters.tests += 1
+            self._counters.test_seconds += verdict.seconds
         return verdict
 
     def require(self, criteria: Criteria) -> None:
@@ -217,6 +218,7 @@ class Judge:
         verdict = self.oracle.check(candidate, 0, timeout=self.timeouts.final())
         with self.lock:
             self._counters.tests += 1
+            self._counters.test_seconds += verdict.seconds
         return Interesting(candidate, _SEAL) if verdict.interesting else None
 
     # What the engine and the commit service tell it ----------------------------------------

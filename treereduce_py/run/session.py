@@ -92,6 +92,7 @@ class Session:
         # The start-up read of the input, for the first pass: its tree, or for a huge input the
         # coarse table read in pieces (lang/pieces.py).
         self.parsed: tuple[bytes, tree_sitter.Tree | NodeTable] | None = None
+        self.lines_first = False  # a huge input's items read from its lines (parse_costs_more)
         self.best = BestSoFar(options.output, source)
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
@@ -268,7 +269,10 @@ class Session:
         self.phase = "parse"
         size = len(self.source)
         self.emit(events.PassChange(0, self.phase, size, elapsed=self.elapsed()))
-        read: tree_sitter.Tree | NodeTable | None = read_coarse(self.source, self.lang)
+        self.lines_first = self.parse_costs_more()
+        read: tree_sitter.Tree | NodeTable | None = read_coarse(
+            self.source, self.lang, self.lines_first
+        )
         if isinstance(read, NodeTable):
             errors = read.errors
         else:
@@ -283,6 +287,20 @@ class Session:
                     elapsed=self.elapsed(),
                 )
             )
+
+    def parse_costs_more(self) -> bool:
+        """Would parsing a huge input (to read its items in pieces) cost more than LINES_TESTS
+        of its tests? Then its items are read from its lines (`read_coarse`): that costs no parse
+        but more tests where the grammar would not cut (in 4.7 MB of Python's standard library,
+        docstrings put 2,159 lines at column 0 that start no item, and the coarse pass took 174
+        tests against the pieces' 80; at 10 MB of the scale family's C, 95 and 103). The parse costs
+        about PARSE_SECONDS_PER_MB; a test, what the original's took. Not with --deterministic,
+        whose result must not depend on the clock."""
+        c = self.judge.counts()
+        if self.options.deterministic or not c.tests:
+            return False
+        parse = PARSE_SECONDS_PER_MB * len(self.source) / 1e6
+        return parse > LINES_TESTS * c.test_seconds / c.tests
 
     def start_timer(self) -> threading.Timer | None:
         """The budget ends running tests too: stop within moments of the deadline."""
@@ -369,7 +387,7 @@ class Session:
             self.parsed = None
             read = parsed[1] if parsed is not None and parsed[0] == text else None
             table, facts, tree = prepare(
-                stage, text, self.lang, self.options.queries, read, coarse=coarse
+                stage, text, self.lang, self.options.queries, read, coarse, self.lines_first
             )
             # Never accept more parse errors than the current best has; candidates are checked
             # by editing this pass's tree (not at all in a coarse pass, which keeps no tree).
@@ -545,10 +563,13 @@ ENDGAME_STAGES = (
 )
 # A tree with more nodes than this is first reduced through a coarse table (see prepare).
 COARSE_NODES = 100_000
-# An input of at least this many bytes gets its coarse table from its lines (lang/lineitems.py),
-# else from parses of pieces of it, never one tree of the whole (lang/pieces.py: 550 MB at 10 MB
-# of C).
+# An input of at least this many bytes gets its coarse table from its lines (lang/lineitems.py)
+# or from parses of pieces of it, never one tree of the whole (lang/pieces.py: 550 MB at 10 MB of
+# C): from its lines where the parse would cost more than LINES_TESTS tests.
 PIECES_MIN = 4 * pieces.PIECE
+LINES_TESTS = 25
+# tree-sitter's parse of C here (0.39 s for 1 MB of the scale family's; Python's 0.17).
+PARSE_SECONDS_PER_MB = 0.4
 
 
 def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
@@ -558,14 +579,16 @@ def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
     return tokens <= ENDGAME_TOKENS or 2 * tokens * seconds_per_test <= ENDGAME_SHARE * elapsed
 
 
-def read_coarse(text: bytes, lang: str) -> NodeTable | None:
-    """The coarse table of a text of PIECES_MIN bytes or more: its items read from its lines,
-    or where they do not start at column 0, in pieces (None when the text is smaller, or its top
-    level cuts neither way)."""
+def read_coarse(text: bytes, lang: str, lines_first: bool = False) -> NodeTable | None:
+    """The coarse table of a text of PIECES_MIN bytes or more: with `lines_first` (where the
+    parse costs more than the tests it saves: Session.parse_costs_more) its items read from its
+    lines, unless they do not start at column 0; else, or then, read in pieces (None when the
+    text is smaller, or its top level cuts neither way)."""
     if len(text) < PIECES_MIN:
         return None
     language = languages.get_language(lang)
-    return lineitems.coarse_table(text, language) or pieces.coarse_table(text, language)
+    lines = lineitems.coarse_table(text, language) if lines_first else None
+    return lines or pieces.coarse_table(text, language)
 
 
 def prepare(
@@ -574,8 +597,8 @@ def prepare(
     lang: str,
     queries: Sequence[Path],
     read: tree_sitter.Tree | NodeTable | None = None,
-    *,
     coarse: bool = False,
+    lines_first: bool = False,
 ) -> tuple[NodeTable, SyntaxFacts, tree_sitter.Tree | None]:
     """The table a stage's pass works on, what the planners know about it, and the parse of
     `text` (which the pass's syntax check edits); `read`, when given, is that parse, or the
@@ -587,8 +610,8 @@ def prepare(
     table of 5 million nodes takes 2.5 s and twice the tree's memory). Its pass deletes whole
     items, lists of them first, so the text shrinks geometrically from the first candidates; the
     tree is then not returned (None) and is freed, and the pass goes unchecked (`CutsOnly`).
-    From PIECES_MIN bytes on, that coarse table is read in pieces (`read_coarse`), so the first
-    passes never hold a tree of the whole text.
+    From PIECES_MIN bytes on, that coarse table is read from the lines or in pieces
+    (`read_coarse`, `lines_first`), so the first passes never hold a tree of the whole text.
     Input without a grammar gets its kind's table (inputs.py), hoisting by kind if the kind
     takes it, and no tree.
     """
@@ -605,7 +628,7 @@ def prepare(
     language = languages.get_language(lang)
     coarse_read = read if isinstance(read, NodeTable) else None
     if coarse and stage.table == "syntax" and coarse_read is None:
-        coarse_read = read_coarse(text, lang)
+        coarse_read = read_coarse(text, lang, lines_first)
     if coarse and stage.table == "syntax" and coarse_read is not None:
         facts = SyntaxFacts.build(coarse_read, language, lang=lang, replacements=False)
         return coarse_read, facts, None
