@@ -3,6 +3,7 @@ a real `dask scheduler` that goes away, and a worker killed mid-test."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import signal
@@ -303,3 +304,33 @@ def test_a_directory_is_reduced_on_the_cluster(tmp_path: Path) -> None:
     assert sorted(p.name for p in out.iterdir()) == ["notes.txt", "run.sh"]
     assert (out / "notes.txt").read_text().strip() == "bug"
     assert os.access(out / "run.sh", os.X_OK)
+
+
+def test_a_batch_of_crashing_folders_is_triaged_and_reduced_on_the_cluster(
+    tmp_path: Path,
+) -> None:
+    # batch --dirs on the cluster: each folder's copy is written on the worker for the triage
+    # runs and for every candidate of its group's reduction.
+    for name, pad in (("k1", 12), ("k2", 4)):
+        root = tmp_path / "crashes" / name
+        root.mkdir(parents=True)
+        (root / "main.py").write_text("import lib\nlib.run()\n")
+        helpers = "".join(f"def helper{j}(x):\n    return x * {j}\n\n\n" for j in range(pad))
+        (root / "lib.py").write_text(helpers + "def run():\n    return {}['E500']\n")
+        (root / "notes.txt").write_text("padding\n" * pad)
+    ok = tmp_path / "crashes" / "ok"
+    ok.mkdir()
+    (ok / "main.py").write_text("print('fine')\n")
+    command = ["sh", "-c", f'cd "$1" && exec {sys.executable} -S -B main.py', "run", "@@"]
+    out = tmp_path / "out"
+    crashes = tmp_path / "crashes"
+    args = ["batch", "--dirs", "-o", out, "-j", 2, "--cluster", "local:2", crashes, "--"]
+    succeeded(run_cli([*args, *command], tmp_path))
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["clean"] == [str(crashes / "ok")]
+    (group,) = summary["groups"]
+    assert sorted(Path(m).name for m in group["members"]) == ["k1", "k2"]
+    (result,) = [p for p in out.iterdir() if p.is_dir()]
+    files = {p.name: p.read_text() for p in result.iterdir()}
+    assert "main.py" in files and set(files) <= {"lib.py", "main.py"}  # lib may be inlined
+    assert "helper" not in "".join(files.values())  # the padding went

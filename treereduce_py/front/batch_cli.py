@@ -23,7 +23,7 @@ from treereduce_py.front.options_parser import build_batch_parser
 from treereduce_py.front.validate import capped_jobs
 from treereduce_py.judge import cluster
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
-from treereduce_py.judge.tree_oracle import tree_command
+from treereduce_py.judge.tree_oracle import PlaceTree, tree_command
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.run import api, batch
 from treereduce_py.run.options import ReduceOptions
@@ -98,8 +98,6 @@ def _refuse_with_dirs(args: argparse.Namespace, command: list[str]) -> None:
     """One UsageError for what a batch of folders cannot take."""
     if args.lang is not None:
         raise UsageError("-l/--lang does not work with --dirs (each file's language is told)")
-    if args.cluster is not None:
-        raise UsageError("--cluster does not work with --dirs yet")
     check_copy_argument(command)
 
 
@@ -122,11 +120,12 @@ def _oracle_for_each_group(
     criteria; a folder's test gets its tree's copy), on the cluster when there is one."""
 
     def make_oracle(name: str, criteria: Criteria, tree: FileTree | None) -> CommandOracle:
-        if tree is not None:
+        if tree is not None and conn is None:
             return tree_command(command, criteria, tree, name=name, timeout=args.timeout)
         if conn is None:
             return CommandOracle(command, criteria, timeout=args.timeout, input_name=name)
-        return cluster_oracle(args, command, criteria, conn, name=name)
+        place = None if tree is None else PlaceTree(tree)  # the tree travels to the worker
+        return cluster_oracle(args, command, criteria, conn, name=name, place=place)
 
     return make_oracle
 
