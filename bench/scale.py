@@ -54,10 +54,10 @@ TEST_KINDS = {
     "real": "the real tool's diagnostic (gcc -fsyntax-only for C, node for JavaScript)",
 }
 # Wall seconds with the fast test measured in issue 15 (a Rust input of the same shape, engine of
-# 2026-11, --jobs 2; 100 MB: issue 28's), for --estimate only; Shrink Ray is assumed to run to
-# the limit.
+# 2026-11, --jobs 2; 100 MB: issue 28's for C-Vise, 07ec7c2's C for treereduce-py), for
+# --estimate only; Shrink Ray is assumed to run to the limit.
 FAST_WALL = {
-    "treereduce-py": {"100k": 2.2, "1m": 11.3, "10m": 110.0, "100m": 65.0},
+    "treereduce-py": {"100k": 2.2, "1m": 11.3, "10m": 110.0, "100m": 17.0},
     "cvise": {"100k": 18.7, "1m": 19.6, "10m": 18.5, "100m": 48.5},
 }
 # 100 MB (``--sizes 100m``, not run by default): treereduce-py beside C-Vise only, the reducer
