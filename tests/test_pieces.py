@@ -146,6 +146,22 @@ def test_line_items_keep_continuations_with_their_item() -> None:
     assert got == [*one, b"elsewhere = 1\n"] * 30
 
 
+def test_line_items_keep_attributes_and_chains_with_their_item() -> None:
+    rust = b"#[derive(Debug)]\n#[allow(dead_code)]\nstruct S;\nfn f() {}\n" * 40
+    table = lineitems.coarse_table(rust, languages.get_language("rust"))
+    assert table is not None
+    got = [table.text(i) for i in table.items(0)]
+    assert got == [b"#[derive(Debug)]\n#[allow(dead_code)]\nstruct S;\n", b"fn f() {}\n"] * 40
+    js = b"const a = b\n.map(f)\n&& c\n|| d\n? e\n: g;\nlet x = [1\n, 2];\n" * 40
+    table = lineitems.coarse_table(js, languages.get_language("javascript"))
+    assert table is not None
+    got = [table.text(i) for i in table.items(0)]
+    # `: g` starts an item: a colon at column 0 is as often a label or a key as a ternary's.
+    assert (
+        got == [b"const a = b\n.map(f)\n&& c\n|| d\n? e\n", b": g;\n", b"let x = [1\n, 2];\n"] * 40
+    )
+
+
 def test_text_whose_items_are_not_at_column_zero_gives_no_line_items() -> None:
     java = b"class A {\n" + b"    int f() { return 1; }\n" * 500 + b"}\n"
     assert lineitems.coarse_table(java, languages.get_language("java")) is None
