@@ -150,9 +150,12 @@ def scale_section(scale: dict[str, Any] | None, allow_mixed: bool = False) -> li
         "the cases above (`bench/scale.py`). Test *fast*: two `grep -q` for the trigger lines, so "
         "the time is the reducer's; *real*: `gcc -fsyntax-only` must still report "
         "\"has no member named 'depth'\", `node` must still die with the TypeError. Peak MiB: "
-        "the largest single process of the tool's tree (`wait4`'s ru_maxrss, as "
-        "`/usr/bin/time -f %M`; on the real tests that can be the compiler or node); tree MiB: "
-        "the largest sum over all of the tool's processes, sampled every 0.5 s. Commits: "
+        "the largest single process of the tool's tree (`wait4`'s ru_maxrss; on the real tests "
+        "that can be the compiler or node), an upper bound: Linux carries a parent's high-water "
+        "mark across fork and exec, so it is at least what the runner itself held when it "
+        "started the tool (the 105.7 MiB and 836.3 MiB that recur below are the runner's); tree "
+        "MiB: the largest sum over all of the tool's processes, sampled every 0.5 s, which that "
+        "does not touch. Commits: "
         f"{', '.join(commits)}. Re-run: `make bench-scale`.",
         "",
     ]
@@ -252,19 +255,30 @@ def _ratio_table(runs: list[Run]) -> list[str]:
     ]
 
 
+def _cost(run: Run) -> dict[str, Any] | None:
+    """treereduce-py's engine cost of a run: `engine_cost`, or `engine` where older runs kept it
+    there (before the stamp's engine digest took that name)."""
+    cost = run.get("engine_cost") or run.get("engine")
+    return cost if isinstance(cost, dict) else None
+
+
 def _cost_table(runs: list[Run]) -> list[str]:
     """treereduce-py's engine CPU per candidate at each size (none before it was stored)."""
+    costs = [
+        (r, cost)
+        for r in sorted(runs, key=lambda r: (r["lang"], r["test"], _SIZE_ORDER.index(r["size"])))
+        if r["tool"] == "treereduce-py" and (cost := _cost(r)) is not None
+    ]
     cost_rows = [
         [
             r["language"],
             r["test"],
             r["size"],
-            f"{r['engine']['cpu_seconds']:.1f}",
-            str(r["engine"]["candidates"]),
-            f"{r['engine']['ms_per_candidate']:.1f}",
+            f"{cost['cpu_seconds']:.1f}",
+            str(cost["candidates"]),
+            f"{cost['ms_per_candidate']:.1f}",
         ]
-        for r in sorted(runs, key=lambda r: (r["lang"], r["test"], _SIZE_ORDER.index(r["size"])))
-        if r["tool"] == "treereduce-py" and r.get("engine")
+        for r, cost in costs
     ]
     if not cost_rows:
         return []

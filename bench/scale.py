@@ -208,7 +208,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(why, flush=True)
                 continue
             stats = last_stats(run_dir(case, tool) / "stderr.log") if tool.graceful else {}
-            extra = {"engine": engine_cost(stats), "logs": keep_logs(case, tool), **stamped}
+            # "engine" is the stamp's engine digest; the cost goes beside it.
+            extra = {"engine_cost": engine_cost(stats), "logs": keep_logs(case, tool), **stamped}
             save([record(lang, test, size, rec, extra)], meta)
             print(
                 f"{rec.original_bytes} -> {rec.final_bytes} B in {rec.wall_time:.1f} s"
