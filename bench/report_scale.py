@@ -6,10 +6,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 from report_commits import family_commits, mixed_note
 from report_markdown import (
     IMG,
@@ -329,6 +325,11 @@ def plot_scale(scale: dict[str, Any]) -> None:
     runs: list[Run] = scale.get("runs", [])
     if not runs:
         return
+    import matplotlib  # here: the tables need no plotting library (the tests run without it)
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     IMG.mkdir(parents=True, exist_ok=True)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     styles = ["-", "--", ":", "-."]
