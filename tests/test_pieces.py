@@ -130,32 +130,31 @@ def test_line_items_start_where_the_whole_parse_reads_items() -> None:
         assert table.kind[0] == whole.kind[0]
 
 
+def line_items(text: bytes, lang: str) -> list[bytes]:
+    """The texts of the items `lineitems` reads in `text`."""
+    table = lineitems.coarse_table(text, languages.get_language(lang))
+    assert table is not None
+    return [table.text(i) for i in table.items(0)]
+
+
 def test_line_items_keep_continuations_with_their_item() -> None:
     # An Allman brace, a closing brace, a backslash-continued macro, Python's else and except,
     # a decorator: none of them starts an item.
     c = b"#define A(x) \\\n  (x)\nint f(void)\n{\n  return 1;\n}\n" * 40
-    table = lineitems.coarse_table(c, languages.get_language("c"))
-    assert table is not None
-    got = [table.text(i) for i in table.items(0)]
+    got = line_items(c, "c")
     assert got == [b"#define A(x) \\\n  (x)\n", b"int f(void)\n{\n  return 1;\n}\n"] * 40
     py = b"@dec\n@dec2\ndef f():\n    pass\nif a:\n    pass\nelse:\n    pass\nelsewhere = 1\n" * 30
-    table = lineitems.coarse_table(py, languages.get_language("python"))
-    assert table is not None
-    got = [table.text(i) for i in table.items(0)]
+    got = line_items(py, "python")
     one = [b"@dec\n@dec2\ndef f():\n    pass\n", b"if a:\n    pass\nelse:\n    pass\n"]
     assert got == [*one, b"elsewhere = 1\n"] * 30
 
 
 def test_line_items_keep_attributes_and_chains_with_their_item() -> None:
     rust = b"#[derive(Debug)]\n#[allow(dead_code)]\nstruct S;\nfn f() {}\n" * 40
-    table = lineitems.coarse_table(rust, languages.get_language("rust"))
-    assert table is not None
-    got = [table.text(i) for i in table.items(0)]
+    got = line_items(rust, "rust")
     assert got == [b"#[derive(Debug)]\n#[allow(dead_code)]\nstruct S;\n", b"fn f() {}\n"] * 40
     js = b"const a = b\n.map(f)\n&& c\n|| d\n? e\n: g;\nlet x = [1\n, 2];\n" * 40
-    table = lineitems.coarse_table(js, languages.get_language("javascript"))
-    assert table is not None
-    got = [table.text(i) for i in table.items(0)]
+    got = line_items(js, "javascript")
     # `: g` starts an item: a colon at column 0 is as often a label or a key as a ternary's.
     assert (
         got == [b"const a = b\n.map(f)\n&& c\n|| d\n? e\n", b": g;\n", b"let x = [1\n, 2];\n"] * 40

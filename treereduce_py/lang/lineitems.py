@@ -66,15 +66,13 @@ def coarse_table(text: bytes, language: tree_sitter.Language) -> NodeTable | Non
 
 def _continues(text: bytes, pos: int) -> bool:
     """Does the column-0 line at `pos` continue the item before it (a backslash at the end of
-    the line before, or a word of _CONTINUING)?"""
+    the line before, or a word of _CONTINUING, not the start of a longer name: `else:`, not
+    `elsewhere`)?"""
     before = text[max(0, pos - 3) : pos - 1].rstrip(b"\r")
     if before.endswith(b"\\"):
         return True
-    return text.startswith(_CONTINUING, pos) and not _identifier_byte(text, pos)
-
-
-def _identifier_byte(text: bytes, pos: int) -> bool:
-    """Is the byte after the word at `pos` part of an identifier (`elsewhere`, not `else:`)?"""
-    word = next(w for w in _CONTINUING if text.startswith(w, pos))
-    nxt = text[pos + len(word) : pos + len(word) + 1]
-    return nxt.isalnum() or nxt == b"_"
+    word = next((w for w in _CONTINUING if text.startswith(w, pos)), None)
+    if word is None:
+        return False
+    after = text[pos + len(word) : pos + len(word) + 1]
+    return not (after.isalnum() or after == b"_")

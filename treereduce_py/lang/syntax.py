@@ -32,7 +32,7 @@ SKIP_LIMIT = 64
 # tree-sitter's kind id for ERROR nodes (the grammar's node kind list does not include it).
 ERROR_KIND = 0xFFFF
 # The kind of a block, a node no grammar has: a run of a huge list's items grouped under one
-# node so that a deletion names a few blocks instead of thousands of items (lang/pieces.py).
+# node so that a deletion names a few blocks instead of thousands of items (lang/blocks.py).
 BLOCK_KIND = 0xFFFE
 
 

@@ -90,7 +90,7 @@ class Session:
         self.phase = ""
         self.pass_number = 0
         # The start-up read of the input, for the first pass: its tree, or for a huge input the
-        # coarse table read in pieces (lang/pieces.py).
+        # coarse table read from its lines or in pieces (read_coarse).
         self.parsed: tuple[bytes, tree_sitter.Tree | NodeTable] | None = None
         self.lines_first = False  # a huge input's items read from its lines (parse_costs_more)
         self.best = BestSoFar(options.output, source)
