@@ -16,11 +16,12 @@ fresh copy of the tree.
 A peer that ran handicapped (Shrink Ray without the tree-sitter grammar of the case's language,
 which its log says: bench/grammars.py) is not stored, and the runner exits non-zero.
 
-Memory: the runner reaps the tool with ``wait4``, whose ``ru_maxrss`` is the peak resident set of
-the largest single process in the tool's tree (the tool or any test it waited for: what
-``/usr/bin/time -f %M`` reports), and while sampling it adds up the resident sets of every process
-in the tool's session (a sampled peak of the whole tree, which counts C-Vise's worker processes
-together).
+Memory: the tool is started by a small launcher (launch.py) that reaps it with ``wait4``, whose
+``ru_maxrss`` is the peak resident set of the largest single process in the tool's tree (the tool
+or any test it waited for: what ``/usr/bin/time -f %M`` reports). Started by the runner itself,
+the tool would inherit the runner's own high-water mark (Linux keeps it across fork and exec).
+While sampling, the runner adds up the resident sets of every process in the tool's session (a
+sampled peak of the whole tree, which counts C-Vise's worker processes together).
 
 Results accumulate in bench/results/runs.json (a new run of the same case and tool replaces the
 old record) and runs.csv; bench/results/meta.json holds the machine, versions and date.  Then
@@ -59,6 +60,8 @@ RUN_LOGS = RESULTS / "runs"  # each run's logs and final file, gzipped (provenan
 RUNS = WORK / "runs"
 PEERS = BENCH / ".peers"
 SAMPLE_EVERY = 0.5
+LAUNCHER = BENCH / "launch.py"  # starts the tool from a small process: its own peak memory
+PEAK_FILE = "peak-kib.txt"  # where the launcher writes it, in the run directory
 TEST_TIMEOUT = 30
 PRESETS = ("priority", "hdd", "hierarchical", "ddmin", "hybrid")
 
@@ -415,7 +418,7 @@ class _Watched:
     t0: float  # time.time() at the start, the wrapper log's clock
     wall: float
     hit_limit: bool
-    usage: resource.struct_rusage | None
+    peak_kib: int | None  # the launcher's wait4 figure for the tool (launch.py)
     tree_peak: int
     trace: list[tuple[float, int]]  # sampled sizes of the result file, from the original's
     returncode: int | None
@@ -442,7 +445,7 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
     final_tokens = count_tokens(tree_input.contents(checked))
     trace = _merge_trace(watched.trace + bests, original_bytes, watched.wall, final_bytes)
     stats = last_stats(files.rundir / "stderr.log") if tool.graceful else {}
-    usage, tree_peak = watched.usage, watched.tree_peak
+    peak_kib, tree_peak = watched.peak_kib, watched.tree_peak
     return RunRecord(
         case=case.name,
         language=case.language,
@@ -464,7 +467,7 @@ def run_one(case: Case, tool: Tool, jobs: int, limit: float) -> RunRecord:
         trace=trace,
         cache_hits=stats.get("cache_hits"),
         syntax_rejections=stats.get("syntax_rejections"),
-        peak_rss_mib=round(usage.ru_maxrss / 1024, 1) if usage else None,
+        peak_rss_mib=round(peak_kib / 1024, 1) if peak_kib else None,
         tree_rss_mib=round(tree_peak / 2**20, 1) if tree_peak else None,
         original_files=original_files if case.tree else None,
         final_files=final_files if case.tree else None,
@@ -541,11 +544,13 @@ def _watch(
     hit_limit = False
     tree_peak = 0
     rundir = files.rundir
+    peak_file = rundir / PEAK_FILE
     with open(rundir / "stdout.log", "wb") as out, open(rundir / "stderr.log", "wb") as err:
         t0 = time.time()
         start = time.monotonic()
+        peak_file.unlink(missing_ok=True)
         proc = subprocess.Popen(
-            argv,
+            [sys.executable, str(LAUNCHER), str(peak_file), *argv],
             cwd=rundir,
             stdout=out,
             stderr=err,
@@ -553,12 +558,12 @@ def _watch(
             start_new_session=True,
         )
         grace = 15.0 if graceful else 0.0
-        while (usage := _reap(proc)) is None:
+        while _reap(proc) is None:
             elapsed = time.monotonic() - start
             if elapsed > limit + grace:
                 hit_limit = True
                 files.stopped.touch()
-                usage = _stop(proc)
+                _stop(proc)
                 break
             tree_peak = max(tree_peak, _session_rss(proc.pid))
             try:
@@ -572,7 +577,11 @@ def _watch(
             time.sleep(SAMPLE_EVERY)
         wall = time.monotonic() - start
         files.stopped.touch()
-    return _Watched(t0, wall, hit_limit, usage, tree_peak, trace, proc.returncode)
+    try:
+        peak_kib: int | None = int(peak_file.read_text())
+    except (OSError, ValueError):  # killed before the launcher could write it
+        peak_kib = None
+    return _Watched(t0, wall, hit_limit, peak_kib, tree_peak, trace, proc.returncode)
 
 
 def last_stats(events_log: Path) -> dict[str, Any]:
