@@ -317,6 +317,24 @@ SAMPLES: dict[str, str] = {
         }
     """,
 }
+# Operators: each sample compares, combines and shifts, and assigns with an operator (indented
+# as the samples are: _sample dedents them).
+_OPERATORS = {
+    "c": "int ops(int a, int b) { a += b; return a == b && a << b; }",
+    "cpp": "int ops(int a, int b) { a += b; return a == b && a << b; }",
+    "rust": "fn ops(mut a: i32, b: i32) -> bool { a += b; a == b && a << b > 0 }",
+    "python": "def ops(a, b):\n    a += b\n    return a == b and a ** b",
+    "javascript": "function ops(a, b) { a += b; return a === b && a ** b; }",
+    "typescript": "function ops(a: number, b: number) { a += b; return a === b && a ** b; }",
+    "go": "func ops(a int, b int) bool { a += b; return a == b && a<<b > 0 }",
+}
+for _lang, _code in _OPERATORS.items():
+    SAMPLES[_lang] = SAMPLES[_lang].rstrip(" ") + textwrap.indent(_code, " " * 8) + "\n"
+SAMPLES["java"] = SAMPLES["java"].replace(
+    "int h() { return 1 + 2; }",
+    "int h() { return 1 + 2; }\n"
+    "            int ops(int a, int b) { a += b; return a == b && a << b > 0 ? 1 : 0; }",
+)
 SAMPLES["tsx"] = SAMPLES["typescript"] + "const el = <div className='x'>hi</div>;\n"
 SAMPLES["smtlib"] = '(declare-const s String)\n(assert (= s "abc"))\n(assert (> 12 0))\n'
 

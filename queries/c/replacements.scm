@@ -83,3 +83,9 @@
 ; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
 ; calls, or one the file uses as a value.
 (call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
+
+; Operators: a two- or three-character operator becomes a one-character one of the same use
+; (`b == b` -> `b < b`: still a comparison; `&&` -> `&`, `<<=` -> `=`).
+(binary_expression operator: ["==" "!=" "<=" ">="] @replace (#set! replacement "<"))
+(binary_expression operator: ["&&" "||" "<<" ">>"] @replace (#set! replacement "&"))
+(assignment_expression operator: _ @replace (#set! replacement "="))

@@ -44,3 +44,10 @@
 ; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
 ; calls, or one the file uses as a value.
 (call_expression function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
+
+; Operators: a two- or three-character operator becomes a one-character one of the same use
+; (`a == b` -> `a < b`, still a comparison; `&&` -> `&`), an assignment with an operator a plain
+; one (`+=` -> `=`). The hint is on the operator token: it alone is replaced (captures.py).
+(binary_expression operator: ["==" "!=" "<=" ">="] @replace (#set! replacement "<"))
+(binary_expression operator: ["&&" "||" "<<" ">>" "&^"] @replace (#set! replacement "&"))
+(assignment_statement operator: _ @replace (#set! replacement "="))

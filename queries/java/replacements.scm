@@ -56,3 +56,10 @@
 
 ; A generic type that may become one of its type arguments (@hoist; see docs/queries.md).
 (generic_type (type_arguments (_) @hoist.target)) @hoist
+
+; Operators: a two- or three-character operator becomes a one-character one of the same use
+; (`a == b` -> `a < b`, still a comparison; `&&` -> `&`), an assignment with an operator a plain
+; one (`+=` -> `=`). The hint is on the operator token: it alone is replaced (captures.py).
+(binary_expression operator: ["==" "!=" "<=" ">="] @replace (#set! replacement "<"))
+(binary_expression operator: ["&&" "||" "<<" ">>" ">>>"] @replace (#set! replacement "&"))
+(assignment_expression operator: _ @replace (#set! replacement "="))

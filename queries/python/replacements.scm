@@ -82,3 +82,11 @@
 ; A call that may be pointed at another function (@call; see docs/queries.md): one its callee
 ; calls, or one the file uses as a value.
 (call function: (_) @call.callee arguments: (argument_list) @call.arguments) @call
+
+; Operators: a two- or three-character operator becomes a one-character one of the same use
+; (`a == b` -> `a < b`, still a comparison; `&&` -> `&`), an assignment with an operator a plain
+; one (`+=` -> `=`). The hint is on the operator token: it alone is replaced (captures.py).
+(comparison_operator operators: ["==" "!=" "<=" ">="] @replace (#set! replacement "<"))
+(boolean_operator operator: ["and" "or"] @replace (#set! replacement "&"))
+(binary_operator operator: ["**" "//" "<<" ">>"] @replace (#set! replacement "*"))
+(augmented_assignment operator: _ @replace (#set! replacement "="))

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
-from treereduce_py.edit.tasks import Drop, Hoist, Replace, Task
+from treereduce_py.edit.tasks import Drop, Hoist, Replace, Substitute, Task
 from treereduce_py.lang.hints import CAPTURE, QueryMatches, Span
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.calls import redirect_tasks
@@ -177,12 +177,22 @@ def vocabulary() -> dict[str, tuple[str, ...]]:
 def _replacements(parse: Parse) -> Found:
     """@replace: each hint's text, at the outermost named node of its span; one as long as the
     node's text only where it is smaller byte by byte (edit/order.py: `6` may become `1`, `1`
-    may become `0`, `()` does not become `()`)."""
+    may become `0`, `()` does not become `()`). A hint on an anonymous token (an operator:
+    `==` -> `<`) replaces the token alone, offered among its nearest named ancestor's
+    alternatives (the planner offers named nodes only), so the operands stay free to shrink."""
+    table = parse.table
     found: dict[int, list[Task]] = {}
-    for r in parse.matches.replacements(parse.table.source):
-        node = parse.named_node((r.start, r.end, r.kind_id))
+    for r in parse.matches.replacements(table.source):
+        span = (r.start, r.end, r.kind_id)
+        node = parse.named_node(span)
         if node != -1:
             found.setdefault(node, []).append(Replace(node, r.text))
+        elif (token := parse.node(span)) != -1:
+            owner = table.parent[token]
+            while owner > 0 and not table.named[owner]:
+                owner = table.parent[owner]
+            if owner >= 0:
+                found.setdefault(owner, []).append(Substitute(((token, r.text),)))
     return {node: tuple(tasks) for node, tasks in found.items()}
 
 
