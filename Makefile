@@ -64,10 +64,11 @@ bench: $(STAMP)
 	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py
 
-# The parallel speed-up family alone (3 cases x jobs 1-16 x 2 modes), then the report.
+# The parallel speed-up family alone (4 cases x jobs 1-16 x 2 modes), then the report.
 bench-parallel: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
-	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort
+	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort \
+		java-ledger-exception
 	$(BIN)/python bench/scaling.py --only parallel
 	$(BIN)/python bench/report.py --allow-mixed peers
 

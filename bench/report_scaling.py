@@ -7,16 +7,23 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 from report_commits import family_commits, mixed_note, stamp_note
 from report_markdown import IMG, PARALLEL_COLUMNS, Run, markdown_table, parallel_rows
 
-TARGETS = {2: 1.9, 4: 3.5, 8: 6.0, 16: 10.0}  # median speed-up the issue asks for
-SIZE_SLACK = 1.05  # final size at any jobs <= this x the jobs-1 size
-TESTS_SLACK_AT_8 = 1.5  # tests at 8 jobs <= this x the jobs-1 count
+# Median speed-up over the padded cases that issue 28 asks for, per mode.
+TARGETS = {
+    "default": {2: 1.95, 4: 3.6, 8: 6.0, 16: 9.0},
+    "deterministic": {8: 4.0},
+}
+SIZE_SLACK = 1.05  # default mode: final size at any jobs <= this x the jobs-1 size
+TESTS_SLACK_AT_8 = 1.15  # default mode: tests at 8 jobs <= this x the jobs-1 count
+BUSY_AT_8 = 0.9  # default mode: workers busy over the whole run at 8 jobs
+
+
+def padded(par: dict[str, Any]) -> set[str]:
+    """The cases whose test is padded by a sleep (the targets' medians); a case with a real slow
+    test (pad 0) is shown beside them, not counted."""
+    return {name for name, c in par["cases"].items() if c.get("pad", par["pad"]) > 0}
 
 
 def speedups(runs: list[Run], mode: str) -> dict[str, dict[int, float]]:
@@ -36,16 +43,24 @@ def _median_by_jobs(per_case: dict[str, dict[int, float]]) -> dict[int, float]:
 
 
 def target_misses(runs: list[Run], mode: str) -> list[str]:
-    """Sentences for every target this mode's stored runs miss."""
+    """Sentences for every target this mode's stored runs (of the padded cases) miss."""
     mine = [r for r in runs if r["mode"] == mode]
+    targets = TARGETS.get(mode, {})
     misses = [
-        f"median speed-up at {j} jobs is {s:.2f}x, target {TARGETS[j]}x"
+        f"median speed-up at {j} jobs is {s:.2f}x, target {targets[j]}x"
         for j, s in _median_by_jobs(speedups(mine, mode)).items()
-        if j in TARGETS and s < TARGETS[j]
+        if j in targets and s < targets[j]
     ]
+    if mode != "default":  # the same output at any jobs: size and tests follow from it
+        return misses
     base = {r["case"]: r for r in mine if r["jobs"] == 1}
     for r in mine:
         b = base.get(r["case"])
+        if r["jobs"] == 8 and r.get("utilization", 1.0) < BUSY_AT_8:
+            misses.append(
+                f"{r['case']} keeps its workers {r['utilization']:.0%} busy at 8 jobs, "
+                f"target {BUSY_AT_8:.0%}"
+            )
         if b and r["final_bytes"] > SIZE_SLACK * b["final_bytes"]:
             misses.append(
                 f"{r['case']} at {r['jobs']} jobs ends at {r['final_bytes']} bytes, "
@@ -65,18 +80,21 @@ def target_misses(runs: list[Run], mode: str) -> list[str]:
     return misses
 
 
-def speedup_table(runs: list[Run], mode: str) -> list[str]:
-    """Per case and median: the speed-up at each jobs count (jobs-1 wall in seconds)."""
+def speedup_table(runs: list[Run], mode: str, counted: set[str]) -> list[str]:
+    """Per case and median over the `counted` (padded) cases: the speed-up at each jobs count
+    (jobs-1 wall in seconds); the other cases are marked and left out of the median."""
     per_case = speedups(runs, mode)
     jobs = sorted({j for d in per_case.values() for j in d})
     walls = {r["case"]: r["wall_time"] for r in runs if r["mode"] == mode and r["jobs"] == 1}
     rows = [
-        [c, f"{walls[c]:.0f}"] + [f"{d[j]:.2f}" if j in d else "–" for j in jobs]
-        for c, d in sorted(per_case.items())
+        [c if c in counted else f"{c} (real test)", f"{walls[c]:.0f}"]
+        + [f"{d[j]:.2f}" if j in d else "–" for j in jobs]
+        for c, d in sorted(per_case.items(), key=lambda item: (item[0] not in counted, item[0]))
     ]
-    median = _median_by_jobs(per_case)
-    rows.append(["**median**", ""] + [f"**{median[j]:.2f}**" for j in jobs])
-    rows.append(["target", ""] + [f"{TARGETS[j]}" if j in TARGETS else "–" for j in jobs])
+    median = _median_by_jobs({c: d for c, d in per_case.items() if c in counted})
+    targets = TARGETS.get(mode, {})
+    rows.append(["**median**", ""] + [f"**{median[j]:.2f}**" if j in median else "–" for j in jobs])
+    rows.append(["target", ""] + [f"{targets[j]}" if j in targets else "–" for j in jobs])
     return markdown_table(["case", "jobs-1 wall s", *(f"{j} jobs" for j in jobs)], rows)
 
 
@@ -91,12 +109,15 @@ def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str
             "",
         ]
     runs: list[Run] = par["runs"]
+    counted = padded(par)
     commits = family_commits(runs, "parallel", allow_mixed)
     modes = " and ".join(f"`{m}`" for m in sorted({r["mode"] for r in runs}))
     out = [
         "### Parallel speed-up",
         "",
-        f"Each case's own test, padded by a {par['pad']} s sleep (a slow build), reduced by "
+        f"Each case's own test, padded by a {par['pad']} s sleep (a slow build) unless its "
+        "test is slow by itself (a real test, shown beside the padded cases and left out of "
+        f"the medians and targets), reduced by "
         f"`treereduce-py {par['strategy']}` at each `--jobs`, in mode {modes} (the modes "
         f"stored), at most {par['max_time']:g} s per run. Speed-up = wall time at "
         "jobs 1 / wall time at jobs N; utilization = busy test-seconds / (jobs × wall); engine "
@@ -107,7 +128,7 @@ def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str
     out += mixed_note(commits)
     out += _case_costs(par)
     for mode in sorted({r["mode"] for r in runs}):
-        out += _mode_lines(runs, mode)
+        out += _mode_lines(runs, mode, counted)
     out += ["![parallel speed-up](img/bench-parallel.png)", "", "All runs:", ""]
     out += markdown_table(PARALLEL_COLUMNS, parallel_rows(runs))
     return [*out, ""]
@@ -116,7 +137,15 @@ def parallel_section(par: dict[str, Any], allow_mixed: bool = False) -> list[str
 def _case_costs(par: dict[str, Any]) -> list[str]:
     """Each case's test cost on its original input, and the cores it keeps busy at 16 jobs."""
     out = markdown_table(
-        ["case", "language", "input bytes", "test wall s", "test CPU s", "cores busy at 16 jobs"],
+        [
+            "case",
+            "language",
+            "input bytes",
+            "test wall s",
+            "test CPU s",
+            "pad s",
+            "cores busy at 16 jobs",
+        ],
         [
             [
                 n,
@@ -124,7 +153,8 @@ def _case_costs(par: dict[str, Any]) -> list[str]:
                 str(c["bytes"]),
                 f"{c['test_wall']:.2f}",
                 f"{c['test_cpu']:.2f}",
-                f"{16 * c['test_cpu'] / (par['pad'] + c['test_wall']):.1f}",
+                f"{c.get('pad', par['pad']):g}",
+                f"{16 * c['test_cpu'] / (c.get('pad', par['pad']) + c['test_wall']):.1f}",
             ]
             for n, c in sorted(par["cases"].items())
         ],
@@ -141,28 +171,41 @@ def _case_costs(par: dict[str, Any]) -> list[str]:
     ]
 
 
-def _mode_lines(runs: list[Run], mode: str) -> list[str]:
-    """One mode's speed-up table and the targets it misses."""
-    misses = target_misses(runs, mode)
+def _mode_lines(runs: list[Run], mode: str, counted: set[str]) -> list[str]:
+    """One mode's speed-up table and the targets its padded cases miss."""
+    misses = target_misses([r for r in runs if r["case"] in counted], mode)
     verdict = ["Targets missed:", "", *(f"- {m}." for m in misses)] if misses else []
     return [
         f"#### Mode: {mode}",
         "",
-        *speedup_table(runs, mode),
+        *speedup_table(runs, mode, counted),
         "",
         *(verdict or ["Every target is met."]),
         "",
     ]
 
 
+def _pyplot() -> Any:
+    """matplotlib's pyplot, imported here: the tables need no plotting library (the tests run
+    without it)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def plot_parallel(par: dict[str, Any]) -> None:
     """Speed-up against jobs: one thin line per case and mode, the medians, ideal and targets."""
+    plt = _pyplot()
     fig, ax = plt.subplots(figsize=(6, 4))
+    counted = padded(par)
     for mode, style in (("default", "-"), ("deterministic", "--")):
         per_case = speedups(par["runs"], mode)
         for case, d in sorted(per_case.items()):
             ax.plot(list(d), list(d.values()), style, alpha=0.35, label=f"{case} ({mode})")
-        median = _median_by_jobs(per_case)
+        median = _median_by_jobs({c: d for c, d in per_case.items() if c in counted})
         if median:
             ax.plot(
                 list(median),
@@ -174,7 +217,8 @@ def plot_parallel(par: dict[str, Any]) -> None:
             )
     jobs = sorted({r["jobs"] for r in par["runs"]})
     ax.plot(jobs, jobs, ":", color="grey", label="ideal")
-    ax.plot(list(TARGETS), list(TARGETS.values()), "r^", label="target")
+    for mode, marker in (("default", "r^"), ("deterministic", "rv")):
+        ax.plot(list(TARGETS[mode]), list(TARGETS[mode].values()), marker, label=f"target ({mode})")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
     ax.set_xlabel("--jobs")
@@ -238,6 +282,7 @@ def scaling_section(scaling: dict[str, Any], allow_mixed: bool = False) -> list[
 
 def plot_scaling(scaling: dict[str, Any]) -> None:
     """Speedup against jobs (with the ideal line) and engine time per candidate against size."""
+    plt = _pyplot()
     IMG.mkdir(parents=True, exist_ok=True)
     par = scaling.get("parallel")
     if par and "runs" in par:

@@ -1,0 +1,54 @@
+"""bench/report_scaling.py: the parallel family's medians and targets are over the padded cases;
+a case with a real slow test is shown beside them and judged by none of them.
+
+bench/ is not a package; its modules import each other by name, so the test puts bench/ on the
+path as its scripts do.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import report_scaling  # type: ignore[import-not-found]  # noqa: E402
+
+
+def run(case: str, mode: str, jobs: int, wall: float, tests: int = 100) -> dict[str, Any]:
+    return {
+        "case": case, "mode": mode, "jobs": jobs, "wall_time": wall, "tests": tests,
+        "final_bytes": 500, "utilization": 0.95, "overhead_share": 0.01, "reason": "fixpoint",
+        "still_interesting": True, "commit": "abc1234", "date": "2026-11-27T06:00:00+00:00",
+    }  # fmt: skip
+
+
+def family() -> dict[str, Any]:
+    """Three padded cases that speed up 6x, 7x and 8x at 8 jobs (median 7x), and a real slow
+    test that speeds up 1.5x (with it, the median would be 6.5x)."""
+    runs = []
+    for case, speedup in (("a", 6.0), ("b", 7.0), ("c", 8.0)):
+        runs += [run(case, "default", 1, 600.0), run(case, "default", 8, 600.0 / speedup)]
+    runs += [run("java", "default", 1, 600.0), run("java", "default", 8, 400.0)]
+    cases = {n: {"language": "X", "bytes": 1, "test_wall": 0.1, "test_cpu": 0.1} for n in "abc"}
+    cases["java"] = {"language": "Java", "bytes": 1, "test_wall": 1.2, "test_cpu": 2.0, "pad": 0.0}
+    return {"pad": 0.5, "strategy": "--fast", "max_time": 600.0, "cases": cases, "runs": runs}
+
+
+def test_a_real_slow_test_is_shown_but_not_counted() -> None:
+    par = family()
+    assert report_scaling.padded(par) == {"a", "b", "c"}
+    text = "\n".join(report_scaling.parallel_section(par, allow_mixed=True))
+    assert "| java (real test) | 600 | 1.00 | 1.50 |" in text
+    assert "| **median** |  | **1.00** | **7.00** |" in text
+    assert "Every target is met." in text
+
+
+def test_a_padded_case_below_target_is_named() -> None:
+    par = family()
+    par["runs"][1] = run("a", "default", 8, 100.0, tests=200)  # twice the jobs-1 tests
+    text = "\n".join(report_scaling.parallel_section(par, allow_mixed=True))
+    assert "a runs 200 tests at 8 jobs, over 1.15x the jobs-1 count 100" in text
+    assert "java runs" not in text
