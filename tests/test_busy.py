@@ -123,14 +123,13 @@ def test_a_real_reduction_reports_consistent_busy_quarters_and_waste() -> None:
     assert all(e.stats.busy_quarters == () for e in seen if isinstance(e, events.Progress))
 
 
-def test_in_deterministic_mode_the_tests_after_a_batchs_success_are_stale() -> None:
-    # Each line deleted on its own, no follow-ups: every test that was not stale is one that a
-    # single worker runs too.
+def test_in_deterministic_mode_no_test_is_stale_at_any_jobs() -> None:
+    # Each line deleted on its own, no follow-ups: a group's tests are all built on one state,
+    # so four workers run exactly the tests one runs, none of them on a state that is gone.
     one = Run(keeps(b"line 03", b"line 07"), jobs=1)
     one.run(deterministic=True)
     four = Run(keeps(b"line 03", b"line 07"), jobs=4)
     four.run(deterministic=True)
     assert four.best.data == one.best.data == b"line 03\nline 07\n"
-    assert one.counters.wasted["stale"] == 0
-    assert four.counters.wasted["stale"] > 0
-    assert four.counters.tests - four.counters.wasted["stale"] == one.counters.tests
+    assert one.counters.wasted["stale"] == four.counters.wasted["stale"] == 0
+    assert four.counters.tests == one.counters.tests

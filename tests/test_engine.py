@@ -16,7 +16,7 @@ from treereduce_py import events
 from treereduce_py.edit.edits import Edits, Span
 from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.engine import MERGE_PRIORITY, Engine, _Merge, _Parallel
+from treereduce_py.engine.engine import GROUP, MERGE_PRIORITY, Engine, _Merge, _Parallel
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import SyntaxCheck
 from treereduce_py.judge.judge import Budget, Counts, Interesting, Judge, PassJudge, Stopped
@@ -211,6 +211,32 @@ def test_deterministic_mode_gives_the_same_result_at_any_jobs() -> None:
         run.run(deterministic=True)
         results.add(run.best.data)
     assert results == {b"line 03\nline 09\n"}
+
+
+@pytest.mark.parametrize("jobs", [1, 4])
+def test_deterministic_mode_commits_a_groups_successes_as_one_union(jobs: int) -> None:
+    # The twelve deletions edit twelve different lines: groups of GROUP (8), then 4, each
+    # tested on one state. Of each group all but one pass alone; their union is tested once and
+    # committed whole, at any jobs.
+    assert GROUP == 8
+    run = Run(keeps(b"line 03", b"line 09"), jobs=jobs)
+    assert run.run(deterministic=True)
+    assert run.offered == [b"line 03\nline 08\nline 09\nline 10\nline 11\n", b"line 03\nline 09\n"]
+    assert run.counters.tests == 12 + 2
+
+
+def test_deterministic_mode_falls_back_to_the_first_success_when_the_union_fails() -> None:
+    # Each deletion passes alone, no two together: the first group's union fails, its first
+    # success in heap order (equal gains: the first line) is committed alone, and the others
+    # are tried again on the new state, where each fails.
+    def eleven_lines(candidate: bytes) -> bool:
+        return candidate.count(b"\n") >= 11
+
+    run = Run(eleven_lines, jobs=3)
+    assert run.run(deterministic=True)
+    assert run.offered == [LINES.replace(b"line 00\n", b"")]
+    assert run.counters.tests == GROUP + 1 + 11
+    assert run.counters.wasted.get("merge") == 1
 
 
 def test_deterministic_mode_reports_progress_while_a_slow_test_runs() -> None:

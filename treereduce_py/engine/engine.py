@@ -27,9 +27,8 @@ merge task queued, so "heap empty and no task running" means the pass is over.
 from __future__ import annotations
 
 import concurrent.futures
-import itertools
+import queue
 import threading
-import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -59,7 +58,14 @@ MERGE_PRIORITY = 1 << 48
 # is tested on the last one (a success is then proposed, as a stale one is).
 REBUILDS = 3
 
-# Deterministic mode looks at most this many times `jobs` tasks ahead to fill its workers.
+# Deterministic mode tests groups of at most this many independent tasks on one state (a
+# constant, not `jobs`: the groups, and so the output, must not depend on the workers). More
+# jobs than this add nothing there. At 16 the groups held more stale tests: on
+# python-orders-exception, 396 tests against 8's 388, and in test-times 4.7x faster at 8 jobs
+# than at 1 against 8's 5.6x (16 jobs: 6.2x against 5.6x).
+GROUP = 8
+
+# ... passing over at most this many times `GROUP` tasks that overlap one in the group.
 LOOKAHEAD = 4
 
 
@@ -452,105 +458,132 @@ class _Parallel(_Pass):
 
 
 class _InOrder(_Pass):
-    """Deterministic mode: the outcome of the sequential algorithm, tested `jobs` at a time.
+    """Deterministic mode: groups of independent tasks judged on one state, their successes
+    committed together.
 
-    The next `jobs` tasks in heap order are judged in parallel against the same state, then
-    their answers are used in order, as one worker would have used them: the first success
-    is committed and the tasks after it are put back (their candidates changed); a task is
-    also put back when the follow-ups of an earlier failure now come before it. Put-back
-    tasks are usually answered by the cache, so the accepted sequence is the same at any
-    `jobs`.
+    A group is the next tasks in heap order that edit no node another task of the group edits
+    (`tasks.footprint`), at most `GROUP` of them with a candidate to test; those that overlap
+    an earlier one wait for a later group. The group's candidates are all built on the current
+    state and tested `jobs` at a time; then the failures are settled and the successes
+    committed: one at once, several as their union, tested once (when the union fails, the
+    first success alone, the others back on the heap for the new state). What is tested and
+    committed depends on the heap and the answers only, never on `jobs` or on which test ends
+    first, so the output is the same at any `jobs`; at `jobs` 1 a group is tested in turn.
+
+    One worker taking the heap's top each time tests every task on the newest state; so did
+    this mode before, `jobs` tasks at a time, losing every test after the first success of a
+    batch (C-Reduce's speculation): 2.05x at 8 jobs. A failure after a success here was tested
+    on a state one worker would not have used; it counts as a failure all the same. Trying it
+    again on the new state cost more tests and ended larger (on python-orders-exception with
+    an in-process copy of its test, jobs 1: 641 tests and 739 B against 388 and 523 B; one
+    worker's order took 361 tests to 524 B).
     """
 
+    def setup(self) -> None:
+        self.slots: queue.SimpleQueue[int] = queue.SimpleQueue()
+        for slot in range(self.engine.jobs):
+            self.slots.put(slot)
+
     def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
-        """Batches of the next tasks, until the heap is empty or the run is stopped."""
-        last_progress = time.monotonic()
+        """Groups of the next tasks, until the heap is empty or the run is stopped."""
         while self.judge.stop_reason is None:
             base = self.state
-            batch, cands = self.next_batch(base)
-            if not batch:
+            group = self.next_group(base)
+            if not group:
                 break
-            slot = itertools.count()
-            futures = [
-                None
-                if c is None
-                else pool.submit(self.ask, c.text, next(slot), c.spans, base.edits)
-                for c in cands
-            ]
-            pending = [f for f in futures if f is not None]
-            while pending:  # the live panel keeps moving while a slow test runs
-                _, running = concurrent.futures.wait(pending, self.engine.progress_interval)
-                pending = list(running)
-                if pending:
-                    last_progress = time.monotonic()
-                    self.engine.progress()
-            answers = [f.result() if f is not None else None for f in futures]
-            used = self.use_in_order(base, batch, cands, answers)
-            self.count_stale(base, cands, used)
-            if time.monotonic() - last_progress >= self.engine.progress_interval:
-                last_progress = time.monotonic()
-                self.engine.progress()
+            futures = [pool.submit(self.judged, base, cand) for _, cand in group]
+            answers = self.wait(futures)
+            self.use(base, group, answers)
 
-    def next_batch(self, base: _State) -> tuple[list[tuple[Key, _Item]], list[_Candidate | None]]:
-        """The next tasks in heap order, until `jobs` of them have a candidate to test (at most
-        `LOOKAHEAD` times as many tasks): a task with nothing to test (its nodes gone, or not
-        smaller: order.py) takes no worker. Those at the top are answered at once, as one worker
-        would answer them, so that their follow-ups are in the heap before the batch is taken. A
-        task whose nodes are gone is settled as accepted, as in parallel mode: nothing of it is
-        left to explore."""
-        batch: list[tuple[Key, _Item]] = []
-        cands: list[_Candidate | None] = []
-        tests = 0
-        while tests < self.engine.jobs and len(batch) < LOOKAHEAD * self.engine.jobs:
+    def judged(self, base: _State, cand: _Candidate) -> Interesting | None:
+        """`cand` judged by whichever worker slot is free (the pool runs `jobs` at a time)."""
+        slot = self.slots.get()
+        try:
+            return self.ask(cand.text, slot, cand.spans, base.edits)
+        finally:
+            self.slots.put(slot)
+
+    def wait(
+        self, futures: list[concurrent.futures.Future[Interesting | None]]
+    ) -> list[Interesting | None]:
+        """The group's answers, the live panel kept moving while a slow test runs."""
+        pending = list(futures)
+        while pending:
+            _, running = concurrent.futures.wait(pending, self.engine.progress_interval)
+            pending = list(running)
+            self.engine.progress()
+        return [f.result() for f in futures]
+
+    def next_group(self, base: _State) -> list[tuple[Task, _Candidate]]:
+        """The next tasks in heap order that are independent of each other and have a candidate
+        to test, at most `GROUP` of them, passing over at most `LOOKAHEAD` times as many.
+        A task with nothing to test (its nodes gone: settled as accepted, as in parallel mode;
+        or no progress: order.py) is settled at once; a task that overlaps one already in the
+        group goes back on the heap."""
+        group: list[tuple[Task, _Candidate]] = []
+        prints: list[Footprint] = []
+        later: list[tuple[Key, _Item]] = []
+        while len(group) < GROUP and len(group) + len(later) < LOOKAHEAD * GROUP:
             taken = self.heap.take(1)
             if not taken:
                 break
             task = taken[0][1]
             assert not isinstance(task, _Merge)  # merges exist only in parallel mode
             cand = self.candidate(base, task)
-            gone = cand is None
-            if cand is not None and not self.better(cand.text, base.text):
-                cand = None
-            if cand is None and not batch:
-                self.settle([task], gone)  # its nodes are gone: nothing of it to explore
+            if cand is None or not self.better(cand.text, base.text):
+                self.settle([task], cand is None)
                 continue
-            batch.append(taken[0])
-            cands.append(cand)
-            tests += cand is not None
-        return batch, cands
+            mine = footprint(self.table, task)
+            if any(overlap(mine, fp) for fp in prints):
+                later.append(taken[0])
+                continue
+            group.append((task, cand))
+            prints.append(mine)
+        self.put_back(later)
+        return group
 
-    def use_in_order(
+    def use(
         self,
         base: _State,
-        batch: list[tuple[Key, _Item]],
-        cands: list[_Candidate | None],
+        group: list[tuple[Task, _Candidate]],
         answers: list[Interesting | None],
-    ) -> int:
-        """Use the answers as one worker would; how many of the batch's tasks were used (the
-        rest are back on the heap)."""
-        for k, ((key, task), cand, ok) in enumerate(zip(batch, cands, answers, strict=True)):
-            assert not isinstance(task, _Merge)  # merges exist only in parallel mode
-            top = self.heap.top_key()
-            if k > 0 and top is not None and top < key:
-                self.put_back(batch[k:])
-                return k
-            if ok is not None and cand is not None and self.commit(base, cand, ok):
-                self.settle([task], True)
-                self.put_back(batch[k + 1 :])
-                return k + 1
-            self.settle([task], cand is None and self.candidate(base, task) is None)
-        return len(batch)
-
-    def count_stale(self, base: _State, cands: list[_Candidate | None], used: int) -> None:
-        """After a commit, the batch's tests after the `used` tasks were built on a state that
-        is gone: stale (a statistic, judge/busy.py). Tasks put back behind an earlier failure's
-        follow-ups are not counted (the cache answers them if the state is unchanged when they
-        come again). The k-th candidate took slot k."""
-        if self.state is base:
+    ) -> None:
+        """Settle the failures; commit the successes (several as their union, tested once)."""
+        won: list[tuple[Task, _Candidate, Interesting]] = []
+        for (task, cand), ok in zip(group, answers, strict=True):
+            if ok is None:
+                self.settle([task], False)
+            else:
+                won.append((task, cand, ok))
+        if not won or self.judge.stop_reason is not None:
+            self.push([task for task, _, _ in won])
             return
-        tested = sum(c is not None for c in cands)
-        for slot in range(sum(c is not None for c in cands[:used]), tested):
-            self.judge.wasted("stale", slot)
+        if len(won) == 1 or not self.commit_union(base, [task for task, _, _ in won]):
+            task, cand, ok = won[0]
+            self.settle([task], self.commit(base, cand, ok))
+            self.push([task for task, _, _ in won[1:]])
+
+    def commit_union(self, base: _State, tasks: list[Task]) -> bool:
+        """Test the union of `tasks`, each of which passed alone on `base`, and commit it if it
+        passes; False (nothing settled) when it failed or could not be built."""
+        edits = base.edits
+        for task in tasks:
+            more = task_edits(self.table, edits, task)
+            if more is None:
+                return False
+            edits = more
+        spans = diff(self.table, base.edits, base.shifts, edits)
+        if spans is None:
+            return False
+        cand = _Candidate(edits, spans, apply(base.text, spans))
+        if not self.better(cand.text, base.text):
+            return False
+        verdict = self.ask(cand.text, 0, spans, base.edits)
+        if verdict is None:
+            self.judge.wasted("merge", 0)
+            return False
+        self.settle(tasks, self.commit(base, cand, verdict))
+        return True
 
     def put_back(self, items: list[tuple[Key, _Item]]) -> None:
         self.heap.push_all((task, -key[0], key[1]) for key, task in items)

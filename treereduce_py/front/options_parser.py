@@ -162,7 +162,8 @@ def _add_strategy(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--deterministic",
         action="store_true",
-        help="byte-identical results at any --jobs (for a deterministic test; a little slower)",
+        help="byte-identical results at any --jobs (for a deterministic test; 8 tests at most "
+        "at once)",
     )
 
 
