@@ -239,6 +239,16 @@ def test_deterministic_mode_falls_back_to_the_first_success_when_the_union_fails
     assert run.counters.wasted.get("merge") == 1
 
 
+def test_deterministic_mode_reports_progress_at_most_once_an_interval() -> None:
+    # Quick groups must not flood the event stream (--json) with a progress event each.
+    seen: list[events.Event] = []
+    run = Run(keeps(b"line 03"), jobs=2)
+    run.engine.emit = seen.append
+    run.engine.progress_interval = 60.0
+    run.run(deterministic=True)
+    assert not [e for e in seen if isinstance(e, events.Progress)]
+
+
 def test_deterministic_mode_reports_progress_while_a_slow_test_runs() -> None:
     # The live panel shows how long a slow test has run; a batch of deterministic mode must
     # not leave it frozen until every test of the batch is done.

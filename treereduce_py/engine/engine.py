@@ -29,6 +29,7 @@ from __future__ import annotations
 import concurrent.futures
 import queue
 import threading
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -480,6 +481,7 @@ class _InOrder(_Pass):
     """
 
     def setup(self) -> None:
+        self.last_progress = time.monotonic()
         self.slots: queue.SimpleQueue[int] = queue.SimpleQueue()
         for slot in range(self.engine.jobs):
             self.slots.put(slot)
@@ -511,7 +513,9 @@ class _InOrder(_Pass):
         while pending:
             _, running = concurrent.futures.wait(pending, self.engine.progress_interval)
             pending = list(running)
-            self.engine.progress()
+            if time.monotonic() - self.last_progress >= self.engine.progress_interval:
+                self.last_progress = time.monotonic()
+                self.engine.progress()
         return [f.result() for f in futures]
 
     def next_group(self, base: _State) -> list[tuple[Task, _Candidate]]:
