@@ -225,6 +225,18 @@ def test_deterministic_mode_commits_a_groups_successes_as_one_union(jobs: int) -
     assert run.counters.tests == 12 + 2
 
 
+def test_deterministic_mode_runs_the_same_tests_when_two_tasks_make_one_text() -> None:
+    # Deleting either of two equal lines makes the same text: in one group two workers would
+    # test it twice at once, where one worker answers the second from the cache.
+    counts = set()
+    for jobs in (1, 2):
+        run = Run(keeps(b"x", sleep=0.05), jobs=jobs, text=b"x\nx\n")
+        run.run(deterministic=True)
+        assert run.best.data == b"x\n"
+        counts.add(run.counters.tests)
+    assert counts == {2}  # "x\n", then "" (which fails)
+
+
 def test_deterministic_mode_falls_back_to_the_first_success_when_the_union_fails() -> None:
     # Each deletion passes alone, no two together: the first group's union fails, its first
     # success in heap order (equal gains: the first line) is committed alone, and the others
@@ -371,7 +383,7 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_deterministic_mode_commits_the_same_sequence_as_one_worker(seed: int) -> None:
-    """Tests run ahead of the answers at random speeds; the commits are those of `jobs=1`."""
+    """Tests run at random speeds; the commits and the tests run are those of `jobs=1`."""
     text = b"".join(
         b"def f%d(a, b):\n    x = a + %d\n    return [x, b, (a, %d)]\n" % (i, i, i)
         for i in range(4)
@@ -388,13 +400,15 @@ def test_deterministic_mode_commits_the_same_sequence_as_one_worker(seed: int) -
         time.sleep(delay)
         return answer
 
-    sequences = []
+    sequences, tests = [], []
     for jobs in (1, 3, 8):
         run = Run(oracle, jobs=jobs, text=text)
         run.table = table
         run.run(TreePlanner(table, SyntaxFacts.build(table, None)), deterministic=True)
         sequences.append(run.offered)
+        tests.append(run.counters.tests)
     assert sequences[0] == sequences[1] == sequences[2]
+    assert tests[0] == tests[1] == tests[2]  # the same tests, not only the same commits
 
 
 def waits_for(condition: Callable[[], bool]) -> None:

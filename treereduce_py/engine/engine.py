@@ -523,10 +523,13 @@ class _InOrder(_Pass):
         to test, at most `GROUP` of them, passing over at most `LOOKAHEAD` times as many.
         A task with nothing to test (its nodes gone: settled as accepted, as in parallel mode;
         or no progress: order.py) is settled at once; a task that overlaps one already in the
-        group goes back on the heap."""
+        group, or makes the same text, goes back on the heap (the same text would be tested
+        twice at once by two workers, and once by one, which answers the second from the
+        cache: the tests run would depend on `jobs`)."""
         group: list[tuple[Task, _Candidate]] = []
         prints: list[Footprint] = []
         later: list[tuple[Key, _Item]] = []
+        texts: set[bytes] = set()  # a second task making the same text waits (for the cache)
         while len(group) < GROUP and len(group) + len(later) < LOOKAHEAD * GROUP:
             taken = self.heap.take(1)
             if not taken:
@@ -538,11 +541,12 @@ class _InOrder(_Pass):
                 self.settle([task], cand is None)
                 continue
             mine = footprint(self.table, task)
-            if any(overlap(mine, fp) for fp in prints):
+            if cand.text in texts or any(overlap(mine, fp) for fp in prints):
                 later.append(taken[0])
                 continue
             group.append((task, cand))
             prints.append(mine)
+            texts.add(cand.text)
         self.put_back(later)
         return group
 
