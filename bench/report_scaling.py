@@ -20,10 +20,16 @@ TESTS_SLACK_AT_8 = 1.15  # default mode: tests at 8 jobs <= this x the jobs-1 co
 BUSY_AT_8 = 0.9  # default mode: workers busy over the whole run at 8 jobs
 
 
+def case_pad(par: dict[str, Any], case: dict[str, Any]) -> float:
+    """The sleep before each of a case's tests (stored per case since the fourth, unpadded case;
+    the family's pad before)."""
+    return float(case.get("pad", par["pad"]))
+
+
 def padded(par: dict[str, Any]) -> set[str]:
     """The cases whose test is padded by a sleep (the targets' medians); a case with a real slow
     test (pad 0) is shown beside them, not counted."""
-    return {name for name, c in par["cases"].items() if c.get("pad", par["pad"]) > 0}
+    return {name for name, c in par["cases"].items() if case_pad(par, c) > 0}
 
 
 def speedups(runs: list[Run], mode: str) -> dict[str, dict[int, float]]:
@@ -153,8 +159,8 @@ def _case_costs(par: dict[str, Any]) -> list[str]:
                 str(c["bytes"]),
                 f"{c['test_wall']:.2f}",
                 f"{c['test_cpu']:.2f}",
-                f"{c.get('pad', par['pad']):g}",
-                f"{16 * c['test_cpu'] / (c.get('pad', par['pad']) + c['test_wall']):.1f}",
+                f"{case_pad(par, c):g}",
+                f"{16 * c['test_cpu'] / (case_pad(par, c) + c['test_wall']):.1f}",
             ]
             for n, c in sorted(par["cases"].items())
         ],

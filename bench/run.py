@@ -38,7 +38,6 @@ import math
 import os
 import platform
 import re
-import resource
 import shutil
 import signal
 import subprocess
@@ -326,17 +325,18 @@ def _count(
     return started, interesting, bests
 
 
-def _reap(proc: subprocess.Popen[bytes], timeout: float = 0.0) -> resource.struct_rusage | None:
-    """Wait up to ``timeout`` s for ``proc`` to exit and reap it with wait4, setting its
-    returncode; its resource usage (children it waited for included), or None if it still runs."""
+def _reap(proc: subprocess.Popen[bytes], timeout: float = 0.0) -> bool:
+    """Wait up to ``timeout`` s for ``proc`` (the launcher) to exit and reap it, setting its
+    returncode; whether it has exited. Its own resource usage is of no use: it carries the
+    runner's high-water mark (the tool's peak comes from launch.py)."""
     deadline = time.monotonic() + timeout
     while True:
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        pid, status = os.waitpid(proc.pid, os.WNOHANG)
         if pid == proc.pid:
             proc.returncode = os.waitstatus_to_exitcode(status)
-            return usage
+            return True
         if time.monotonic() >= deadline:
-            return None
+            return False
         time.sleep(0.05)
 
 
@@ -358,19 +358,17 @@ def _session_rss(sid: int) -> int:
     return total
 
 
-def _stop(proc: subprocess.Popen[bytes]) -> resource.struct_rusage | None:
-    """SIGTERM, then SIGKILL, the tool's process group; its resource usage once reaped."""
+def _stop(proc: subprocess.Popen[bytes]) -> None:
+    """SIGTERM, then SIGKILL, the tool's process group, until it is reaped."""
     for sig, wait in ((signal.SIGTERM, 10.0), (signal.SIGKILL, 10.0)):
         if proc.returncode is not None:
-            return None
+            return
         try:
             os.killpg(proc.pid, sig)
         except ProcessLookupError:
-            return None
-        usage = _reap(proc, wait)
-        if usage is not None:
-            return usage
-    return None
+            return
+        if _reap(proc, wait):
+            return
 
 
 def _merge_trace(
@@ -558,7 +556,7 @@ def _watch(
             start_new_session=True,
         )
         grace = 15.0 if graceful else 0.0
-        while _reap(proc) is None:
+        while not _reap(proc):
             elapsed = time.monotonic() - start
             if elapsed > limit + grace:
                 hit_limit = True

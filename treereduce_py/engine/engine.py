@@ -48,7 +48,7 @@ from treereduce_py.edit.tasks import (
     task_pairs,
 )
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.heap import Key, TaskHeap
+from treereduce_py.engine.heap import TaskHeap
 from treereduce_py.judge.judge import Interesting, Judge, Overtaken, PassJudge
 from treereduce_py.lang.syntax import NodeTable
 
@@ -528,7 +528,7 @@ class _InOrder(_Pass):
         cache: the tests run would depend on `jobs`)."""
         group: list[tuple[Task, _Candidate]] = []
         prints: list[Footprint] = []
-        later: list[tuple[Key, _Item]] = []
+        later: list[Task] = []  # taken, to go back on the heap
         texts: set[bytes] = set()  # a second task making the same text waits (for the cache)
         while len(group) < GROUP and len(group) + len(later) < LOOKAHEAD * GROUP:
             taken = self.heap.take(1)
@@ -542,12 +542,12 @@ class _InOrder(_Pass):
                 continue
             mine = footprint(self.table, task)
             if cand.text in texts or any(overlap(mine, fp) for fp in prints):
-                later.append(taken[0])
+                later.append(task)
                 continue
             group.append((task, cand))
             prints.append(mine)
             texts.add(cand.text)
-        self.put_back(later)
+        self.push(later)
         return group
 
     def use(
@@ -592,6 +592,3 @@ class _InOrder(_Pass):
             return False
         self.settle(tasks, self.commit(base, cand, verdict))
         return True
-
-    def put_back(self, items: list[tuple[Key, _Item]]) -> None:
-        self.heap.push_all((task, -key[0], key[1]) for key, task in items)

@@ -188,11 +188,10 @@ def _replacements(parse: Parse) -> Found:
         if node != -1:
             found.setdefault(node, []).append(Replace(node, r.text))
         elif (token := parse.node(span)) != -1:
-            owner = table.parent[token]
+            owner = table.parent[token]  # a token is never the root
             while owner > 0 and not table.named[owner]:
                 owner = table.parent[owner]
-            if owner >= 0:
-                found.setdefault(owner, []).append(Substitute(((token, r.text),)))
+            found.setdefault(owner, []).append(Substitute(((token, r.text),)))
     return {node: tuple(tasks) for node, tasks in found.items()}
 
 
