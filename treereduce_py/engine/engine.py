@@ -100,6 +100,18 @@ class _Merge:
 _Item = Task | _Merge
 
 
+@dataclass(frozen=True)
+class _Union:
+    """Deterministic mode: the union of a group's successes on `base`, to be tested (beside
+    the next group, which is built on its `state`)."""
+
+    base: _State
+    tasks: tuple[Task, ...]
+    cand: _Candidate
+    state: _State
+    first: tuple[_Candidate, Interesting]  # the first task's own candidate and answer
+
+
 class Engine:
     """Runs passes of tasks over node tables with `jobs` worker threads, committing through
     `committer`."""
@@ -467,9 +479,13 @@ class _InOrder(_Pass):
     an earlier one wait for a later group. The group's candidates are all built on the current
     state and tested `jobs` at a time; then the failures are settled and the successes
     committed: one at once, several as their union, tested once (when the union fails, the
-    first success alone, the others back on the heap for the new state). What is tested and
-    committed depends on the heap and the answers only, never on `jobs` or on which test ends
-    first, so the output is the same at any `jobs`; at `jobs` 1 a group is tested in turn.
+    first success alone, the others back on the heap for the new state). The union is tested
+    beside the next group (of `GROUP` - 1), which is built on it: unions nearly always pass,
+    and a union tested alone left all workers but one idle. When it fails, that group's
+    answers are dropped and its tasks go back on the heap. What is tested and committed
+    depends on the heap and the answers only, never on `jobs` or on which test ends first, so
+    the output and the tests run are the same at any `jobs`; at `jobs` 1 a group is tested in
+    turn.
 
     One worker taking the heap's top each time tests every task on the newest state; so did
     this mode before, `jobs` tasks at a time, losing every test after the first success of a
@@ -487,15 +503,23 @@ class _InOrder(_Pass):
             self.slots.put(slot)
 
     def run(self, pool: concurrent.futures.ThreadPoolExecutor) -> None:
-        """Groups of the next tasks, until the heap is empty or the run is stopped."""
+        """Groups of the next tasks, until the heap is empty or the run is stopped. A union of
+        a group's successes is tested beside the next group, which is built on the union."""
+        union: _Union | None = None
         while self.judge.stop_reason is None:
-            base = self.state
-            group = self.next_group(base)
-            if not group:
+            base = self.state if union is None else union.state
+            group = self.next_group(base, GROUP - (union is not None))
+            if not group and union is None:
                 break
             futures = [pool.submit(self.judged, base, cand) for _, cand in group]
+            if union is not None:
+                futures.insert(0, pool.submit(self.judged, union.base, union.cand))
             answers = self.wait(futures)
-            self.use(base, group, answers)
+            if union is not None and not self.settle_union(union, answers.pop(0)):
+                self.push([task for task, _ in group])  # built on a union that failed
+                union = None
+                continue
+            union = self.use(self.state, group, answers)
 
     def judged(self, base: _State, cand: _Candidate) -> Interesting | None:
         """`cand` judged by whichever worker slot is free (the pool runs `jobs` at a time)."""
@@ -518,9 +542,9 @@ class _InOrder(_Pass):
                 self.engine.progress()
         return [f.result() for f in futures]
 
-    def next_group(self, base: _State) -> list[tuple[Task, _Candidate]]:
+    def next_group(self, base: _State, size: int) -> list[tuple[Task, _Candidate]]:
         """The next tasks in heap order that are independent of each other and have a candidate
-        to test, at most `GROUP` of them, passing over at most `LOOKAHEAD` times as many.
+        to test, at most `size` of them, passing over at most `LOOKAHEAD` times `GROUP`.
         A task with nothing to test (its nodes gone: settled as accepted, as in parallel mode;
         or no progress: order.py) is settled at once; a task that overlaps one already in the
         group, or makes the same text, goes back on the heap (the same text would be tested
@@ -530,7 +554,7 @@ class _InOrder(_Pass):
         prints: list[Footprint] = []
         later: list[Task] = []  # taken, to go back on the heap
         texts: set[bytes] = set()  # a second task making the same text waits (for the cache)
-        while len(group) < GROUP and len(group) + len(later) < LOOKAHEAD * GROUP:
+        while len(group) < size and len(group) + len(later) < LOOKAHEAD * GROUP:
             taken = self.heap.take(1)
             if not taken:
                 break
@@ -555,8 +579,9 @@ class _InOrder(_Pass):
         base: _State,
         group: list[tuple[Task, _Candidate]],
         answers: list[Interesting | None],
-    ) -> None:
-        """Settle the failures; commit the successes (several as their union, tested once)."""
+    ) -> _Union | None:
+        """Settle the failures and commit a single success; several successes make the union to
+        test (with the next group), or when it cannot be built, the first commits alone."""
         won: list[tuple[Task, _Candidate, Interesting]] = []
         for (task, cand), ok in zip(group, answers, strict=True):
             if ok is None:
@@ -565,30 +590,43 @@ class _InOrder(_Pass):
                 won.append((task, cand, ok))
         if not won or self.judge.stop_reason is not None:
             self.push([task for task, _, _ in won])
-            return
-        if len(won) == 1 or not self.commit_union(base, [task for task, _, _ in won]):
+            return None
+        union = self.union(base, won) if len(won) > 1 else None
+        if union is None:
             task, cand, ok = won[0]
             self.settle([task], self.commit(base, cand, ok))
             self.push([task for task, _, _ in won[1:]])
+        return union
 
-    def commit_union(self, base: _State, tasks: list[Task]) -> bool:
-        """Test the union of `tasks`, each of which passed alone on `base`, and commit it if it
-        passes; False (nothing settled) when it failed or could not be built."""
+    def union(self, base: _State, won: list[tuple[Task, _Candidate, Interesting]]) -> _Union | None:
+        """The union of the `won` tasks, each of which passed alone on `base`, as a candidate
+        to test; None when it cannot be built or is no progress."""
         edits = base.edits
-        for task in tasks:
+        for task, _, _ in won:
             more = task_edits(self.table, edits, task)
             if more is None:
-                return False
+                return None
             edits = more
         spans = diff(self.table, base.edits, base.shifts, edits)
         if spans is None:
-            return False
+            return None
         cand = _Candidate(edits, spans, apply(base.text, spans))
         if not self.better(cand.text, base.text):
-            return False
-        verdict = self.ask(cand.text, 0, spans, base.edits)
-        if verdict is None:
-            self.judge.wasted("merge", 0)
-            return False
-        self.settle(tasks, self.commit(base, cand, verdict))
-        return True
+            return None
+        state = _State(cand.edits, cand.text, shifts(cand.edits))
+        tasks = tuple(task for task, _, _ in won)
+        return _Union(base, tasks, cand, state, (won[0][1], won[0][2]))
+
+    def settle_union(self, union: _Union, verdict: Interesting | None) -> bool:
+        """Commit the union if it passed: True when the state is now the union's; else the first
+        of its tasks is committed alone (it passed alone on the union's base) and the others
+        go back on the heap for the new state."""
+        if verdict is not None:
+            committed = self.commit(union.base, union.cand, verdict)
+            self.settle(union.tasks, committed)
+            return committed
+        self.judge.wasted("merge", 0)
+        cand, ok = union.first
+        self.settle(union.tasks[:1], self.commit(union.base, cand, ok))
+        self.push(union.tasks[1:])
+        return False
