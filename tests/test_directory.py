@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 import time
 from pathlib import Path
@@ -35,6 +36,16 @@ def _tree() -> FileTree:
             TreeFile("LICENSE", b"keep me\n"),
         )
     )
+
+
+class _Recorder:
+    """A tree sink that keeps every tree offered."""
+
+    def __init__(self, kept: list[FileTree]) -> None:
+        self.kept = kept
+
+    def offer(self, tree: FileTree) -> None:
+        self.kept.append(tree)
 
 
 def _wants(tree: FileTree, seen: list[FileTree]) -> CallableOracle:
@@ -134,7 +145,9 @@ def test_a_part_is_not_run_again_on_the_tree_it_settled_on() -> None:
         return all(b"bug" in files.get(p, b"") for p in ("a.txt", "b.txt"))
 
     got: list[events.Event] = []
-    result = DirectorySession(tree, CallableOracle(both_bugs), _OPTIONS, got.append).run()
+    # (in turn, as --deterministic reduces files; at once, a part's last tree depends on timing)
+    options = dataclasses.replace(_OPTIONS, deterministic=True)
+    result = DirectorySession(tree, CallableOracle(both_bugs), options, got.append).run()
     assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
     starts = [
         e.file for e in got if isinstance(e, events.InFile) and isinstance(e.event, events.Start)
@@ -142,6 +155,42 @@ def test_a_part_is_not_run_again_on_the_tree_it_settled_on() -> None:
     # round 1 shrinks both files, round 2 changes nothing: the file list and a.txt (reduced
     # first, the larger) are tried again on the tree b.txt left; b.txt settled on that very tree
     assert starts == [".", "a.txt", "b.txt", ".", "a.txt"]
+
+
+def test_files_are_reduced_at_once_each_in_the_tree_the_others_made() -> None:
+    # Two files that each need the other's line: every test sees both. With two jobs the two
+    # files' parts run at once (each starts before the other is done), and every tree the run
+    # kept passed the test.
+    tree = FileTree(
+        (
+            TreeFile("a.txt", b"".join(b"a%d\n" % k for k in range(12)) + b"bug\n"),
+            TreeFile("b.txt", b"".join(b"b%d\n" % k for k in range(12)) + b"bug\n"),
+        )
+    )
+    passed: set[bytes] = set()
+
+    def both_bugs(candidate: bytes) -> bool:
+        time.sleep(0.02)
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        ok = all(b"bug" in files.get(p, b"") for p in ("a.txt", "b.txt"))
+        if ok:
+            passed.add(candidate)
+        return ok
+
+    kept: list[FileTree] = []
+    got: list[events.Event] = []
+    out = _Recorder(kept)
+    session = DirectorySession(tree, CallableOracle(both_bugs), _OPTIONS, got.append, output=out)
+    result = session.run()
+    assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
+    marks = [
+        (e.file, type(e.event).__name__)
+        for e in got
+        if isinstance(e, events.InFile) and isinstance(e.event, events.Start | events.Done)
+    ]
+    first = marks.index(("a.txt", "Done"))
+    assert ("b.txt", "Start") in marks[:first]
+    assert kept and all(t.encode() in passed for t in kept)
 
 
 def test_the_library_reduces_a_directory_with_a_command(tmp_path: Path) -> None:

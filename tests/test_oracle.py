@@ -30,7 +30,7 @@ from treereduce_py.judge.oracle import (
     Verdict,
     as_oracle,
 )
-from treereduce_py.judge.slots import Slotted
+from treereduce_py.judge.slots import Ranked, RankedSlots, Slotted
 
 T = TypeVar("T")
 # Generous limit that only detects hangs; never a performance assertion.
@@ -679,6 +679,7 @@ def test_every_oracle_follows_the_protocol() -> None:
             CallableOracle(lambda c: True),
             Rejudged(command, Criteria()),
             Slotted(command, threading.Semaphore(1)),
+            Ranked(command, RankedSlots(1)),
         ]
         assert all(isinstance(oracle, Oracle) for oracle in oracles)
         assert all(oracle.check(b"", timeout=5).interesting for oracle in oracles)
@@ -741,3 +742,53 @@ def test_failures_name_each_criterion_a_run_fails() -> None:
         verdict = oracle.check(b"", capture=True)
         assert oracle.failures(verdict)[0] == "exit code 2 not in {0, 3}"
     assert CallableOracle(lambda c: False).failures(verdict) == ()
+
+
+def test_ranked_slots_go_to_the_best_waiter_and_name_the_worker() -> None:
+    slots = RankedSlots(1)
+    held = slots.acquire(0.0)
+    got: list[tuple[float, int]] = []
+
+    def wait(priority: float) -> None:
+        slot = slots.acquire(priority)
+        got.append((priority, slot))
+        slots.release(slot)
+
+    waiters = [threading.Thread(target=wait, args=(p,)) for p in (1.0, 5.0)]
+    for w in waiters:
+        w.start()
+        while len(slots._waiting) < waiters.index(w) + 1:  # each waits before the next comes
+            time.sleep(0.001)
+    slots.release(held)
+    for w in waiters:
+        w.join()
+    assert got == [(5.0, 0), (1.0, 0)]  # the later but more valuable waiter first
+
+
+def test_a_ranked_oracle_runs_as_its_slot_and_cancels_only_itself() -> None:
+    workers: list[int] = []
+
+    class Record(OracleBase):
+        def check(
+            self,
+            candidate: bytes,
+            worker: int = 0,
+            *,
+            timeout: float | None = None,
+            capture: bool = False,
+        ) -> Verdict:
+            workers.append(worker)
+            return Verdict.answer(True)
+
+    shared = Record()
+    slots = RankedSlots(3)
+    one, two = Ranked(shared, slots), Ranked(shared, slots)
+    assert one.check(b"x", worker=7).interesting
+    assert workers == [2]  # the slot's number, not the caller's worker
+    one.cancel()
+    assert one.check(b"x") == CANCELLED
+    assert two.check(b"x").interesting  # the other reduction still tests
+    one.resume()
+    assert one.check(b"x").interesting
+    slots.closed = True
+    assert two.check(b"x") == CANCELLED

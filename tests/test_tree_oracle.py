@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from treereduce_py.judge.oracle import Criteria
-from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
+from treereduce_py.judge.oracle import CallableOracle, Criteria
+from treereduce_py.judge.tree_oracle import LiveTree, TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree, TreeFile
 
 # Interesting when a.txt says "bug"; the test also litters its copy and records its root.
@@ -58,3 +58,31 @@ def test_a_focused_oracle_puts_the_candidate_in_the_rest_of_the_tree(tmp_path: P
 def test_a_tree_needs_at_at_in_the_command() -> None:
     with pytest.raises(ValueError, match="@@"):
         tree_command(["cat"], Criteria(), _tree(), name="proj")
+
+
+def test_a_live_tree_takes_only_what_passed_in_the_tree_as_it_is() -> None:
+    installed: list[FileTree] = []
+    live = LiveTree(_tree(), installed.append)
+    _, seen = live.snapshot()
+    assert live.install("a.txt", b"bug\n", seen)  # nothing else changed since
+    assert not live.install("a.txt", b"a bug here\n", seen)  # no progress over what it has
+    assert live.install("a.txt", b"bug", seen)  # its own file changed, no other: still the tree
+    assert not live.install("b/c.txt", b"o\n", seen)  # a.txt changed since b's test began
+    _, now = live.snapshot()
+    assert live.install("b/c.txt", b"o\n", now)
+    assert [t.get("a.txt").data for t in installed] == [b"bug\n", b"bug", b"bug"]
+    assert live.tree.get("b/c.txt").data == b"o\n" and live.tree.get("b/c.txt").mode == 0o755
+
+
+def test_a_live_tree_oracle_installs_a_candidate_that_passed() -> None:
+    tree = _tree()
+    live = LiveTree(tree, lambda _t: None)
+
+    def test(candidate: bytes) -> bool:
+        return b"bug" in tree.decode(candidate).get("a.txt").data
+
+    oracle = TreeOracle(CallableOracle(test), tree, focus="a.txt", live=live)
+    assert not oracle.check(b"nothing\n").interesting
+    assert live.tree == tree
+    assert oracle.check(b"bug").interesting
+    assert live.tree.get("a.txt").data == b"bug"

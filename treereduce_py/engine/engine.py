@@ -270,7 +270,7 @@ class _Parallel(_Pass):
             try:
                 # What the oracle holds (a test slot shared with other reductions, in batch
                 # mode) is taken before the candidate is built: it is built on the newest state.
-                with self.judge.hold():
+                with self.judge.hold(self.worth(item)):
                     if isinstance(item, _Merge):
                         self.merge(item, worker)
                     else:
@@ -284,6 +284,11 @@ class _Parallel(_Pass):
                 with self.running_lock:
                     self.running.pop(worker, None)
                 self.heap.done()
+
+    def worth(self, item: _Item) -> float:
+        """What testing `item` is worth, for test slots shared with other passes (bytes; a
+        merge carries successes already found: more than any task)."""
+        return float(MERGE_PRIORITY) if isinstance(item, _Merge) else float(gain(self.table, item))
 
     def pop(self, fits: Callable[[_Item, bool], bool]) -> _Item | None:
         """The next item for a worker: with one worker the best; with more, the best task

@@ -243,9 +243,10 @@ class Judge:
         """Before passes that check no syntax: their test must answer what the check rejected."""
         self.cache.forget_syntax_rejections()
 
-    def hold(self) -> AbstractContextManager[None]:
-        """What a worker holds while it builds and tests candidates (`Oracle.hold`)."""
-        return self.oracle.hold()
+    def hold(self, priority: float = 0.0) -> AbstractContextManager[None]:
+        """What a worker holds while it builds and tests candidates, for a task worth
+        `priority` (`Oracle.hold`)."""
+        return self.oracle.hold(priority)
 
     def counts(self) -> Counts:
         """The statistics so far."""

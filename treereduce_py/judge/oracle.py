@@ -181,8 +181,9 @@ class Oracle(Protocol):
         the verdict carries the test's output."""
         ...
 
-    def hold(self) -> AbstractContextManager[None]:
-        """What a worker holds while it builds and tests candidates (a shared test slot)."""
+    def hold(self, priority: float = 0.0) -> AbstractContextManager[None]:
+        """What a worker holds while it builds and tests candidates (a shared test slot);
+        `priority` is what its task is worth (bytes: where slots are ranked, the most first)."""
         ...
 
     def input_names(self) -> tuple[str, ...] | None:
@@ -226,7 +227,7 @@ class OracleBase:
         """Test `candidate` (see `Oracle.check`); the one method an executor must give."""
         raise NotImplementedError
 
-    def hold(self) -> AbstractContextManager[None]:
+    def hold(self, priority: float = 0.0) -> AbstractContextManager[None]:
         """Nothing to hold."""
         return contextlib.nullcontext()
 
@@ -406,8 +407,8 @@ class Wrapped(OracleBase):
     ) -> Verdict:
         return self.oracle.check(candidate, worker, timeout=timeout, capture=capture)
 
-    def hold(self) -> AbstractContextManager[None]:
-        return self.oracle.hold()
+    def hold(self, priority: float = 0.0) -> AbstractContextManager[None]:
+        return self.oracle.hold(priority)
 
     def input_names(self) -> tuple[str, ...] | None:
         return self.oracle.input_names()

@@ -7,7 +7,11 @@ header, Rust, Python or JavaScript module named once inlined where it is named, 
 up to `jobs` at once (lang/link_finders.py), then every file left, largest first, through the
 ordinary single-file `Session` with its own front end (its grammar, text or bytes), its test
 placing the candidate into the rest of the current tree (judge/tree_oracle.py). Rounds repeat
-until one changes nothing: a file that shrank may let another one go.
+until one changes nothing: a file that shrank may let another one go. With several jobs, a
+round's files are reduced at once (`reduce_together`), their tests sharing the jobs' slots, each
+given to the waiting task worth the most bytes in any file (judge/slots.py), each file tested in
+the tree as the others have made it and installed there only when no other file changed while
+its test ran (`LiveTree`): the heaps of all files act as one.
 A part is not run again on the very tree it last ended on (it would start at its own fixed
 point), so the last round ends when it comes back to the last change.
 
@@ -22,9 +26,9 @@ tree of one file (no time to share), each part runs to its fixed point.
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
 and each part ends with a re-test of its result, which is the whole tree as it then is: the last
-part's is the final tree's re-test. The tree after every improvement is offered to the `output`
-(engine/tree_output.py), so the output directory always holds an interesting tree. Files are
-reduced in turn, not from one heap over all of them (the issue's ideal; docs/design.md).
+part's is the final tree's re-test (files at once: a round that changed the tree re-tests it).
+The tree after every improvement is offered to the `output` (engine/tree_output.py), so the
+output directory always holds an interesting tree.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import fnmatch
 import hashlib
 import itertools
 import os
+import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -46,8 +51,9 @@ from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.refusals import Refusals
+from treereduce_py.judge.slots import Ranked, RankedSlots
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
-from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
+from treereduce_py.judge.tree_oracle import LiveTree, TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.link_finders import inlinings
 from treereduce_py.run.options import ReduceOptions
@@ -68,6 +74,9 @@ WHOLE_TREE = "."
 # least SLICE_FLOOR seconds; each round's slice is twice the last.
 SLICE_TESTS = 40
 SLICE_FLOOR = 2.0
+# Files reduced at once are at most this many times the jobs (the largest first; each part has
+# its own workers, waiting for a slot).
+TOGETHER = 4
 
 
 @dataclass(frozen=True)
@@ -130,6 +139,10 @@ class DirectorySession:
         # passed so far: the next part on that very tree need not test it first (`passed_in`).
         self.verified: bytes | None = None
         self.passing: float | None = None
+        # Files' parts run at once (`reduce_together`): the sessions running, and a lock for
+        # what they update here.
+        self.running: dict[str, Session] = {}
+        self.lock = threading.Lock()
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
@@ -142,8 +155,11 @@ class DirectorySession:
             if reason == "fixpoint":
                 reason = self.inline_links()
             self.next_slice()
-            for path in sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data)):
-                if reason != "fixpoint":
+            paths = sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data))
+            if reason == "fixpoint" and self.together(paths):
+                reason, cut = self.reduce_together(paths)
+            for path in paths:
+                if reason != "fixpoint" or self.together(paths):
                     break
                 reason = self.reduce_file(path)
                 if reason == "slice":
@@ -203,6 +219,7 @@ class DirectorySession:
                 for inlining, ok in zip(batch, passed, strict=True):
                     if ok:
                         self.tree, accepted = inlining.tree, True
+                        self.verified = _digest(self.tree)  # the next parts need not test it
                         self.offer(inlining.tree)
                         notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
                         self.emit(self.in_file(inlining.user, notice, self.tests))
@@ -234,6 +251,102 @@ class DirectorySession:
             return "fixpoint"
         oracle = TreeOracle(self.command, self.tree, focus=path)
         return self.part(path, f.data, f.kind, oracle, self.options)
+
+    def together(self, paths: Sequence[str]) -> bool:
+        """Whether this round's files are reduced at once (`reduce_together`): several files,
+        several jobs, and none of what needs them in turn: --deterministic (the same tests at
+        any --jobs), --max-tests (counted over every part) and the same crash (judged above
+        the tree's test, which installs what passed in it)."""
+        o = self.options
+        jobs = o.jobs or os.cpu_count() or 1
+        same_crash = o.same_crash or o.signature is not None or o.signature_regex is not None
+        return (
+            len(paths) > 1
+            and jobs > 1
+            and not (o.deterministic or same_crash)
+            and o.max_tests is None
+        )
+
+    def reduce_together(self, paths: Sequence[str]) -> tuple[str, bool]:
+        """Every file's part at once, their tests sharing the jobs' slots, each free slot given
+        to the waiting task worth the most bytes in any file (judge/slots.py), each file tested
+        in the tree as the others have made it (`LiveTree`); the round's stop reason, and
+        whether a part stopped at its slice."""
+        jobs = self.options.jobs or os.cpu_count() or 1
+        slots = RankedSlots(jobs)
+        live = LiveTree(self.tree, self.offer)
+        start = _digest(self.tree)
+        at_once = min(len(paths), TOGETHER * jobs)
+        workers = concurrent.futures.ThreadPoolExecutor(at_once, "treereduce-file")
+        runs = [workers.submit(self.live_part, path, live, slots, start) for path in paths]
+        try:
+            concurrent.futures.wait(runs)
+        except KeyboardInterrupt:
+            slots.closed = True
+            self.command.cancel()  # every part's running tests, now
+            for session in list(self.running.values()):
+                session.judge.stop("interrupted")
+            concurrent.futures.wait(runs)
+            self.command.resume()
+            raise
+        finally:
+            workers.shutdown(wait=True)
+            self.tree = live.tree
+            self.verified = _digest(self.tree) if live.version or self.verified == start else None
+        reasons = [run.result() for run in runs]  # (a part's error is raised here)
+        if live.version and not self.check_trees([self.tree])[0]:
+            raise FlakyTest("the tree passed the test before but fails it now")
+        stop = next((r for r in reasons if r not in ("fixpoint", "slice")), "fixpoint")
+        return stop, "slice" in reasons
+
+    def live_part(self, path: str, live: LiveTree, slots: RankedSlots, start: bytes) -> str:
+        """One file's part in a round of parts run at once; its stop reason ("slice" when it
+        used its slice). A final re-test that fails in the tree the others have made since
+        keeps the file as the tree last took it."""
+        f = live.tree.get(path)
+        if not f.data or self.settled.get(path) == start:
+            return "fixpoint"
+        oracle = TreeOracle(Ranked(self.command, slots), live.tree, focus=path, live=live)
+        options, stop = self.budgets(self.options)
+        if stop is not None:
+            return stop
+        sliced = self.slice is not None and (
+            options.max_time is None or self.slice < options.max_time
+        )
+        if sliced and self.slice is not None:
+            timeout = self.limit if options.timeout is None else options.timeout
+            options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
+        if self.passing is not None and self.verified == start:
+            options = dataclasses.replace(options, passed_in=self.passing)
+
+        def emit(event: events.Event) -> None:
+            if isinstance(event, events.Done) and sliced and event.reason == "max-time":
+                event = dataclasses.replace(event, reason="slice")
+            stats = getattr(event, "stats", None)
+            part_tests = stats.tests if isinstance(stats, events.Stats) else 0
+            with self.lock:
+                self.emit(self.in_file(path, event, self.tests + part_tests))
+
+        session = Session(f.data, f.kind, oracle, options, emit)
+        with self.lock:
+            self.running[path] = session
+            self.parts += 1
+        reason = None
+        try:
+            reason = session.run().reason
+        except (NotInteresting, FlakyTest):
+            reason = "fixpoint"  # the others changed the tree under its result: it keeps the last
+        finally:
+            counts = session.judge.counts()
+            with self.lock:
+                del self.running[path]
+                self.tests += counts.tests
+                self.test_seconds += counts.test_seconds
+                self.limit = session.judge.timeouts.limit or self.limit
+        if reason == "fixpoint":
+            with self.lock:
+                self.settled[path] = _digest(live.tree)
+        return "slice" if reason == "max-time" and sliced else reason
 
     def part(
         self, name: str, source: bytes, lang: str, oracle: TreeOracle, options: ReduceOptions
