@@ -77,6 +77,8 @@ SLICE_FLOOR = 2.0
 # Files reduced at once are at most this many times the jobs (the largest first; each part has
 # its own workers, waiting for a slot).
 TOGETHER = 4
+# ... and pass on one progress event (of any of them) a quarter second: the engine's own rate.
+PROGRESS_GAP = 0.25
 
 
 @dataclass(frozen=True)
@@ -143,6 +145,7 @@ class DirectorySession:
         # what they update here.
         self.running: dict[str, Session] = {}
         self.lock = threading.Lock()
+        self.progressed = 0.0  # when a part's progress was last passed on
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
@@ -310,21 +313,17 @@ class DirectorySession:
         options, stop = self.budgets(self.options)
         if stop is not None:
             return stop
-        sliced = self.slice is not None and (
-            options.max_time is None or self.slice < options.max_time
-        )
-        if sliced and self.slice is not None:
-            timeout = self.limit if options.timeout is None else options.timeout
-            options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
-        if self.passing is not None and self.verified == start:
-            options = dataclasses.replace(options, passed_in=self.passing)
+        options, sliced = self.part_options(options, start, slicing=True)
 
         def emit(event: events.Event) -> None:
-            if isinstance(event, events.Done) and sliced and event.reason == "max-time":
-                event = dataclasses.replace(event, reason="slice")
+            event = _as_slice(event) if sliced else event
             stats = getattr(event, "stats", None)
             part_tests = stats.tests if isinstance(stats, events.Stats) else 0
             with self.lock:
+                if isinstance(event, events.Progress):  # one a progress interval, of any file
+                    if time.monotonic() - self.progressed < PROGRESS_GAP:
+                        return
+                    self.progressed = time.monotonic()
                 self.emit(self.in_file(path, event, self.tests + part_tests))
 
         session = Session(f.data, f.kind, oracle, options, emit)
@@ -359,26 +358,15 @@ class DirectorySession:
         start = _digest(self.tree)
         if self.settled.get(name) == start:
             return "fixpoint"
-        # A file's part stops at the round's slice, unless the time budget ends first; a tree
-        # of one file has no time to share (its restarts would be all the slices do).
-        sliced = name != WHOLE_TREE and self.slice is not None and len(self.free_paths()) > 1
-        if sliced and self.slice is not None:  # (for the type checker)
-            if options.max_time is None or self.slice < options.max_time:
-                # The part's first test gets the tests' limit, not its slice (a short budget's
-                # first-run limit): the tree passed, and must not seem to fail for want of time.
-                timeout = self.limit if options.timeout is None else options.timeout
-                options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
-            else:
-                sliced = False
-        if self.passing is not None and self.verified == start:
-            options = dataclasses.replace(options, passed_in=self.passing)
+        # A tree of one file has no time to share (its restarts would be all the slices do).
+        slicing = name != WHOLE_TREE and len(self.free_paths()) > 1
+        options, sliced = self.part_options(options, start, slicing)
         holder: list[Session] = []
 
         def emit(event: events.Event) -> None:
             if isinstance(event, events.Improvement) and holder:
                 self.offer(oracle.full_tree(holder[0].best.data))
-            if isinstance(event, events.Done) and sliced and event.reason == "max-time":
-                event = dataclasses.replace(event, reason="slice")
+            event = _as_slice(event) if sliced else event
             stats = getattr(event, "stats", None)
             part_tests = stats.tests if isinstance(stats, events.Stats) else 0
             self.emit(self.in_file(name, event, self.tests + part_tests))
@@ -412,6 +400,25 @@ class DirectorySession:
             self.settled[name] = end
         return "slice" if reason == "max-time" and sliced else reason
 
+    def part_options(
+        self, options: ReduceOptions, start: bytes, slicing: bool
+    ) -> tuple[ReduceOptions, bool]:
+        """A part's `options` (with the budgets left) on the tree `start`, and whether it stops
+        at the round's slice: with `slicing`, unless the time budget ends first. The tree it
+        starts on, when the last part re-tested it, is not tested again (`passed_in`)."""
+        sliced = slicing and self.slice is not None
+        if self.slice is not None and sliced:  # (twice: for the type checker)
+            if options.max_time is None or self.slice < options.max_time:
+                # The part's first test gets the tests' limit, not its slice (a short budget's
+                # first-run limit): the tree passed, and must not seem to fail for want of time.
+                timeout = self.limit if options.timeout is None else options.timeout
+                options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
+            else:
+                sliced = False
+        if self.passing is not None and self.verified == start:
+            options = dataclasses.replace(options, passed_in=self.passing)
+        return options, sliced
+
     def in_file(self, name: str, event: events.Event, tests: int) -> events.InFile:
         """`event` of the part on `name`, with the whole tree's bytes and `tests` so far."""
         return events.InFile(
@@ -436,6 +443,13 @@ class DirectorySession:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+
+def _as_slice(event: events.Event) -> events.Event:
+    """A sliced part's `event`: its end at the time budget is the end of its slice."""
+    if isinstance(event, events.Done) and event.reason == "max-time":
+        return dataclasses.replace(event, reason="slice")
+    return event
 
 
 def _digest(tree: FileTree) -> bytes:
