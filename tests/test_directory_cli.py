@@ -221,3 +221,48 @@ def test_a_directory_run_goes_on_with_resume_from_its_record(
     code, err = _main(["d", "--resume", *test], capfd)
     assert code == 2 and "from a different input" in err, err
     assert FileTree.read(out) == final  # a refused resume leaves the output as it was
+
+
+class _Shown:
+    """A reporter that keeps what it is given."""
+
+    def __init__(self) -> None:
+        self.events: list[events.Event] = []
+
+    def __call__(self, event: events.Event) -> None:
+        self.events.append(event)
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_display_follows_one_file_of_those_reduced_at_once() -> None:
+    shown = _Shown()
+    sink = directory_cli._sink(shown, json=False)
+    start = {f: events.Start(n, "text", 2, "priority") for f, n in (("a.txt", 90), ("b.txt", 50))}
+
+    def stats(size: int) -> events.Stats:
+        return events.Stats(original_size=90, size=size)
+
+    for event in (
+        events.InFile("a.txt", start["a.txt"]),
+        events.InFile("b.txt", start["b.txt"]),
+        events.InFile("b.txt", events.Improvement(40, stats(40))),  # not shown: a.txt's is
+        events.InFile("a.txt", events.Improvement(60, stats(60))),
+        events.InFile("b.txt", events.Notice("a warning of b's")),
+        events.InFile("a.txt", events.Done(stats(60), "slice")),  # then b.txt's run is shown
+        events.InFile("b.txt", events.Improvement(30, stats(30))),
+        events.InFile("b.txt", events.Done(stats(30), "fixpoint")),
+    ):
+        sink(event)
+    said = [e.message for e in shown.events if isinstance(e, events.Notice)]
+    assert said == [
+        "reducing a.txt (90 bytes)",
+        "reducing b.txt (50 bytes)",
+        "a warning of b's",
+        "showing b.txt, reduced at the same time",
+    ]
+    runs = [e for e in shown.events if not isinstance(e, events.Notice)]
+    assert [getattr(e, "size", None) for e in runs if isinstance(e, events.Improvement)] == [60, 30]
+    assert [e for e in runs if isinstance(e, events.Start)] == [start["a.txt"], start["b.txt"]]
+    assert [e.reason for e in runs if isinstance(e, events.Done)] == ["slice", "fixpoint"]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import threading
 import time
 from pathlib import Path
 
@@ -234,20 +235,50 @@ class _Written(TreeOutput):
 
 def _sink(reporter: ui.Reporter, json: bool) -> events.EventSink:
     """--json gets each event with its file; the other displays the events themselves, with a
-    notice as each file's reduction starts."""
-    if json:
-        return reporter
+    notice as each file's reduction starts (`_Follow`)."""
+    return reporter if json else _Follow(reporter)
 
-    def sink(event: events.Event) -> None:
-        if isinstance(event, events.InFile):
-            inner = event.event
+
+class _Follow:
+    """The events a display shows of a directory's run: those of one file's run at a time, as
+    the display follows a single file, with a notice as each file starts. When files are
+    reduced at once, it follows the first of those running; of the others it says only how
+    each started and ended (and their warnings), and follows the next when its file is done."""
+
+    def __init__(self, reporter: ui.Reporter) -> None:
+        self.reporter = reporter
+        self.starts: dict[str, events.Start] = {}  # the files running, in the order they began
+        self.followed: str | None = None
+        self.lock = threading.Lock()
+
+    def __call__(self, event: events.Event) -> None:
+        with self.lock:
+            if not isinstance(event, events.InFile):
+                self.reporter(event)
+                return
+            inner, name = event.event, event.file
             if isinstance(inner, events.Start):
-                note = _start_note(event, inner)
-                reporter(events.Notice(note, level="info"))
-            event = inner
-        reporter(event)
-
-    return sink
+                self.reporter(events.Notice(_start_note(event, inner), level="info"))
+                self.starts[name] = inner
+                if self.followed is None:
+                    self.followed = name
+                    self.reporter(inner)
+                return
+            if name == self.followed:
+                self.reporter(inner)
+            elif isinstance(inner, events.Done):
+                size = f"{inner.stats.original_size} -> {inner.stats.size} bytes"
+                self.reporter(events.Notice(f"{name}: {size} ({inner.reason})", level="info"))
+            elif isinstance(inner, events.Notice | events.Failure):
+                self.reporter(inner)
+            if isinstance(inner, events.Done):
+                self.starts.pop(name, None)
+                if name == self.followed:
+                    self.followed = next(iter(self.starts), None)
+                    if self.followed is not None:  # the display follows the next file's run
+                        note = f"showing {self.followed}, reduced at the same time"
+                        self.reporter(events.Notice(note, level="info"))
+                        self.reporter(self.starts[self.followed])
 
 
 def _start_note(event: events.InFile, start: events.Start) -> str:
