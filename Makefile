@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel bench-presets bench-scale bench-cluster bench-spread clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-presets bench-scale bench-cluster bench-spread bench-together clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -108,6 +108,11 @@ bench-cluster: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench,cluster]'
 	$(BIN)/python bench/cluster.py
 	$(BIN)/python bench/report.py --allow-mixed peers,parallel
+
+# A directory's files at once against in turn (issue 29): nine standard-library files, the test
+# padded by a 0.4 s sleep, at 2 and 8 jobs (about 13 minutes); bench/results/together.json.
+bench-together: $(STAMP)
+	$(BIN)/python bench/together.py
 
 clean:
 	rm -rf $(VENV) $(DEMO_OUT) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -98,6 +98,7 @@ class DirectorySession:
     `command` is a `tree_command` over `tree`; `options` are a single file's (`max_time` and
     `max_tests` count over the whole run; `output` is not used: `output` is the tree's); `name`
     is the tree's folder, as the test's copy is named (a package may import itself by it);
+    `at_once` False reduces files in turn even where they could go at once (`together`);
     `started` is when the run began (`time.monotonic()`; by default now): --max-time counts
     from there, so the caller's reading of the tree and making of the test's copies count too."""
 
@@ -112,8 +113,10 @@ class DirectorySession:
         output: TreeSink | None = None,
         name: str = "",
         started: float | None = None,
+        at_once: bool = True,
     ) -> None:
         self.original = tree
+        self.at_once = at_once  # (False: files in turn always, as bench/together.py compares)
         self.name = name
         self.tree = tree
         # Trees the test refused, answered again without a run (a part that starts again)
@@ -264,7 +267,8 @@ class DirectorySession:
         jobs = o.jobs or os.cpu_count() or 1
         same_crash = o.same_crash or o.signature is not None or o.signature_regex is not None
         return (
-            len(paths) > 1
+            self.at_once
+            and len(paths) > 1
             and jobs > 1
             and not (o.deterministic or same_crash)
             and o.max_tests is None
@@ -279,8 +283,8 @@ class DirectorySession:
         slots = RankedSlots(jobs)
         live = LiveTree(self.tree, self.offer)
         start = _digest(self.tree)
-        at_once = min(len(paths), TOGETHER * jobs)
-        workers = concurrent.futures.ThreadPoolExecutor(at_once, "treereduce-file")
+        width = min(len(paths), TOGETHER * jobs)
+        workers = concurrent.futures.ThreadPoolExecutor(width, "treereduce-file")
         runs = [workers.submit(self.live_part, path, live, slots, start) for path in paths]
         try:
             concurrent.futures.wait(runs)
