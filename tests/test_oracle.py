@@ -747,10 +747,12 @@ def test_failures_name_each_criterion_a_run_fails() -> None:
 def test_ranked_slots_go_to_the_best_waiter_and_name_the_worker() -> None:
     slots = RankedSlots(1)
     held = slots.acquire(0.0)
+    assert held is not None
     got: list[tuple[float, int]] = []
 
     def wait(priority: float) -> None:
         slot = slots.acquire(priority)
+        assert slot is not None
         got.append((priority, slot))
         slots.release(slot)
 
@@ -790,5 +792,23 @@ def test_a_ranked_oracle_runs_as_its_slot_and_cancels_only_itself() -> None:
     assert two.check(b"x").interesting  # the other reduction still tests
     one.resume()
     assert one.check(b"x").interesting
-    slots.closed = True
+    slots.close()
     assert two.check(b"x") == CANCELLED
+
+
+def test_a_stopped_reduction_gives_up_its_wait_for_a_slot() -> None:
+    # A part whose slice ended must not wait behind better tasks of other files to learn that it
+    # stopped: its waiting workers give up their place at once.
+    slots = RankedSlots(1)
+    held = slots.acquire(0.0)
+    assert held is not None
+    waiter = Ranked(CallableOracle(lambda c: True), slots)
+    answers: list[Verdict] = []
+    thread = threading.Thread(target=lambda: answers.append(waiter.check(b"x")))
+    thread.start()
+    while not slots._waiting:
+        time.sleep(0.001)
+    waiter.cancel()
+    thread.join(timeout=10)
+    assert answers == [CANCELLED] and not slots._waiting
+    slots.release(held)

@@ -22,7 +22,7 @@ import heapq
 import itertools
 import math
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager
 
 from treereduce_py.judge.oracle import CANCELLED, Oracle, Verdict, Wrapped
@@ -75,21 +75,28 @@ URGENT = math.inf
 
 class RankedSlots:
     """`count` test slots, numbered from 0; a slot that comes free goes to the waiter of the
-    highest priority (the first to come among equals)."""
+    highest priority (the first to come among equals). A waiter whose reduction stopped gives up
+    its place (`acquire`'s `stopped`, asked again at each `wake`)."""
 
     def __init__(self, count: int) -> None:
-        self.closed = False  # (set by the owner: every later check runs nothing)
+        self.closed = False  # (set by `close`: every later check runs nothing)
         self._free = list(range(count))
         self._waiting: list[tuple[float, int]] = []  # (-priority, ticket), a heap
         self._tickets = itertools.count()
         self._changed = threading.Condition()
 
-    def acquire(self, priority: float) -> int:
-        """A slot, once this is the best waiter and a slot is free."""
+    def acquire(self, priority: float, stopped: Callable[[], bool] = lambda: False) -> int | None:
+        """A slot, once this is the best waiter and a slot is free; None when `stopped` (or the
+        slots closed) first."""
         with self._changed:
             me = (-priority, next(self._tickets))
             heapq.heappush(self._waiting, me)
             while not (self._free and self._waiting[0] == me):
+                if stopped() or self.closed:
+                    self._waiting.remove(me)
+                    heapq.heapify(self._waiting)
+                    self._changed.notify_all()  # the next best may be first now
+                    return None
                 self._changed.wait()
             heapq.heappop(self._waiting)
             self._changed.notify_all()  # the next best may take another free slot
@@ -100,9 +107,20 @@ class RankedSlots:
             self._free.append(slot)
             self._changed.notify_all()
 
+    def wake(self) -> None:
+        """Let the waiters ask again whether they stopped."""
+        with self._changed:
+            self._changed.notify_all()
+
+    def close(self) -> None:
+        """Every waiter gives up and every later check runs nothing (Ctrl-C)."""
+        self.closed = True
+        self.wake()
+
 
 class _Slot(threading.local):
     number: int | None = None  # the slot this thread holds (`hold`)
+    held: bool = False  # this thread is inside `hold` (with a slot, or without: stopped)
 
 
 class Ranked(Wrapped):
@@ -110,8 +128,9 @@ class Ranked(Wrapped):
     (slots are exclusive, so no two tests share a worker directory).
 
     The oracle is shared with other reductions, so `cancel` (a budget that ended, this
-    reduction's own) stops only this one's later checks; its tests running then end on their
-    own. To stop every test now, cancel the shared oracle and close the slots."""
+    reduction's own) stops only this one's later checks, and its workers waiting for a slot give
+    up; its tests running then end on their own. To stop every test now, cancel the shared
+    oracle and close the slots."""
 
     def __init__(self, oracle: Oracle, slots: RankedSlots) -> None:
         super().__init__(oracle)
@@ -121,9 +140,13 @@ class Ranked(Wrapped):
 
     def cancel(self) -> None:
         self._cancelled = True
+        self._slots.wake()
 
     def resume(self) -> None:
         self._cancelled = False
+
+    def stopped(self) -> bool:
+        return self._cancelled or self._slots.closed
 
     def check(
         self,
@@ -135,27 +158,31 @@ class Ranked(Wrapped):
     ) -> Verdict:
         """`oracle`'s check in this thread's slot, taken first (`URGENT`) if it holds none;
         nothing runs once cancelled."""
-        if self._cancelled or self._slots.closed:
-            return CANCELLED
         with self.hold(URGENT):
             slot = self._slot.number
-            assert slot is not None
+            if slot is None or self.stopped():
+                return CANCELLED
             return self.oracle.check(candidate, slot, timeout=timeout, capture=capture)
 
     def hold(self, priority: float = 0.0) -> AbstractContextManager[None]:
-        """Hold a slot, given by rank, for every check this thread makes inside."""
+        """Hold a slot, given by rank, for every check this thread makes inside (none when this
+        reduction stopped while it waited: its checks then run nothing)."""
         return self._held(priority)
 
     @contextlib.contextmanager
     def _held(self, priority: float) -> Iterator[None]:
-        if self._slot.number is not None:
+        if self._slot.held:
             yield
             return
-        number = self._slots.acquire(priority)
-        self._slot.number = number
+        number = None if self.stopped() else self._slots.acquire(priority, self.stopped)
+        self._slot.number, self._slot.held = number, True
         try:
-            with self.oracle.hold(priority):
+            if number is None:
                 yield
+            else:
+                with self.oracle.hold(priority):
+                    yield
         finally:
-            self._slot.number = None
-            self._slots.release(number)
+            self._slot.number, self._slot.held = None, False
+            if number is not None:
+                self._slots.release(number)

@@ -289,7 +289,7 @@ class DirectorySession:
         try:
             concurrent.futures.wait(runs)
         except KeyboardInterrupt:
-            slots.closed = True
+            slots.close()
             self.command.cancel()  # every part's running tests, now
             for session in list(self.running.values()):
                 session.judge.stop("interrupted")
