@@ -18,6 +18,7 @@ from treereduce_py.transform.tidy import (
     squeeze_brackets,
     strip_ends,
     tidy_whitespace,
+    unix_lines,
 )
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
@@ -37,6 +38,26 @@ def test_indentation_and_single_blank_lines_stay() -> None:
 
 def test_crlf_line_ends_keep_their_cr() -> None:
     assert tidy_whitespace(b"a  \r\nb\r\n") == b"a\r\nb\r\n"
+
+
+@pytest.mark.parametrize("needs_cr", [False, True])
+def test_crlf_line_ends_become_lf_unless_the_test_needs_them(needs_cr: bool) -> None:
+    # python-pyparsing-import (CRLF, from a real package) ended at 46 B where C-Vise had 45 B:
+    # the same two lines with LF.
+    text = b"import collections\r\n\r\nx = 1\r\ncollections.MutableMapping\r\n"
+
+    def test(candidate: bytes) -> bool:
+        lines = {line.strip() for line in candidate.splitlines()}
+        both = {b"import collections", b"collections.MutableMapping"} <= lines
+        return both and (b"\r" in candidate or not needs_cr)
+
+    result = treereduce_py.reduce(text, language="python", test=test, jobs=1)
+    eol = b"\r\n" if needs_cr else b"\n"
+    assert result.reduced.strip() == b"import collections" + eol + b"collections.MutableMapping"
+
+
+def test_unix_lines_replaces_only_crlf() -> None:
+    assert unix_lines(b"a\r\nb\rc\n\r\n") == b"a\nb\rc\n\n"
 
 
 @given(st.text(alphabet=" \t\nab", max_size=40).map(str.encode))

@@ -31,7 +31,13 @@ def squeeze_brackets(text: bytes) -> bytes:
     return _INSIDE_BRACKETS.sub(b"", text)
 
 
-TIDIERS = (tidy_whitespace, dedent, squeeze_brackets)
+def unix_lines(text: bytes) -> bytes:
+    """Each CRLF line ending as LF: a file from Windows spends a byte a line on them, which the
+    whitespace stage keeps (it keeps the text's own line endings). Tried first, once."""
+    return text.replace(b"\r\n", b"\n")
+
+
+TIDIERS = (unix_lines, tidy_whitespace, dedent, squeeze_brackets)
 
 
 def strip_ends(text: bytes) -> bytes:
