@@ -180,7 +180,9 @@ def test_files_are_reduced_at_once_each_in_the_tree_the_others_made() -> None:
     kept: list[FileTree] = []
     got: list[events.Event] = []
     out = _Recorder(kept)
-    session = DirectorySession(tree, CallableOracle(both_bugs), _OPTIONS, got.append, output=out)
+    session = DirectorySession(
+        tree, CallableOracle(both_bugs), _OPTIONS, got.append, output=out, at_once=True
+    )
     result = session.run()
     assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
     marks = [

@@ -7,11 +7,12 @@ header, Rust, Python or JavaScript module named once inlined where it is named, 
 up to `jobs` at once (lang/link_finders.py), then every file left, largest first, through the
 ordinary single-file `Session` with its own front end (its grammar, text or bytes), its test
 placing the candidate into the rest of the current tree (judge/tree_oracle.py). Rounds repeat
-until one changes nothing: a file that shrank may let another one go. With several jobs, a
-round's files are reduced at once (`reduce_together`), their tests sharing the jobs' slots, each
-given to the waiting task worth the most bytes in any file (judge/slots.py), each file tested in
-the tree as the others have made it and installed there only when no other file changed while
-its test ran (`LiveTree`): the heaps of all files act as one.
+until one changes nothing: a file that shrank may let another one go. With `at_once` (not the
+default) and several jobs, a round's files are reduced at once (`reduce_together`), their tests
+sharing the jobs' slots, each given to the waiting task worth the most bytes in any file
+(judge/slots.py), each file tested in the tree as the others have made it and installed there
+only when no other file changed while its test ran (`LiveTree`): the heaps of all files act as
+one.
 A part is not run again on the very tree it last ended on (it would start at its own fixed
 point), so the last round ends when it comes back to the last change.
 
@@ -98,7 +99,8 @@ class DirectorySession:
     `command` is a `tree_command` over `tree`; `options` are a single file's (`max_time` and
     `max_tests` count over the whole run; `output` is not used: `output` is the tree's); `name`
     is the tree's folder, as the test's copy is named (a package may import itself by it);
-    `at_once` False reduces files in turn even where they could go at once (`together`);
+    `at_once` reduces a round's files at once where they can go so (`together`; not the
+    default: on a real case with 2 jobs it lost, see docs/design.md);
     `started` is when the run began (`time.monotonic()`; by default now): --max-time counts
     from there, so the caller's reading of the tree and making of the test's copies count too."""
 
@@ -113,10 +115,10 @@ class DirectorySession:
         output: TreeSink | None = None,
         name: str = "",
         started: float | None = None,
-        at_once: bool = True,
+        at_once: bool = False,
     ) -> None:
         self.original = tree
-        self.at_once = at_once  # (False: files in turn always, as bench/together.py compares)
+        self.at_once = at_once  # (see `together`; bench/together.py compares both ways)
         self.name = name
         self.tree = tree
         # Trees the test refused, answered again without a run (a part that starts again)
