@@ -4,7 +4,7 @@ Nine files of this machine's standard library (json's five modules and four of e
 65 KB), each of which the test needs to keep one named function and parse (`ast.parse`), are
 reduced as a directory through `DirectorySession` with an in-process test padded by a sleep, so
 the time measured is the tool's use of its workers, not the machine's CPU. Each of `--jobs`
-runs once with the files' parts at once (the default) and once in turn (`at_once=False`),
+runs once with the files' parts at once (`at_once=True`) and once in turn (the default),
 alternating. Per run: wall time, tests, final bytes, workers busy (padded test-seconds over
 jobs x wall) and the seconds spent with k tests in flight. Results go to
 bench/results/together.json, stamped with the commit.
