@@ -106,10 +106,13 @@ class _Union:
     the next group, which is built on its `state`)."""
 
     base: _State
-    tasks: tuple[Task, ...]
+    won: tuple[tuple[Task, _Candidate, Interesting], ...]  # each with its own candidate, answer
     cand: _Candidate
     state: _State
-    first: tuple[_Candidate, Interesting]  # the first task's own candidate and answer
+
+    @property
+    def tasks(self) -> tuple[Task, ...]:
+        return tuple(task for task, _, _ in self.won)
 
 
 class Engine:
@@ -619,8 +622,7 @@ class _InOrder(_Pass):
         if not self.better(cand.text, base.text):
             return None
         state = _State(cand.edits, cand.text, shifts(cand.edits))
-        tasks = tuple(task for task, _, _ in won)
-        return _Union(base, tasks, cand, state, (won[0][1], won[0][2]))
+        return _Union(base, tuple(won), cand, state)
 
     def settle_union(self, union: _Union, verdict: Interesting | None) -> bool:
         """Commit the union if it passed: True when the state is now the union's; else the first
@@ -631,7 +633,7 @@ class _InOrder(_Pass):
             self.settle(union.tasks, committed)
             return committed
         self.judge.wasted("merge", 0)
-        cand, ok = union.first
-        self.settle(union.tasks[:1], self.commit(union.base, cand, ok))
+        first, cand, ok = union.won[0]
+        self.settle([first], self.commit(union.base, cand, ok))
         self.push(union.tasks[1:])
         return False

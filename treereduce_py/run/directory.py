@@ -166,12 +166,13 @@ class DirectorySession:
             paths = sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data))
             if reason == "fixpoint" and self.together(paths):
                 reason, cut = self.reduce_together(paths)
-            for path in paths:
-                if reason != "fixpoint" or self.together(paths):
-                    break
-                reason = self.reduce_file(path)
-                if reason == "slice":
-                    cut, reason = True, "fixpoint"
+            else:
+                for path in paths:
+                    if reason != "fixpoint":
+                        break
+                    reason = self.reduce_file(path)
+                    if reason == "slice":
+                        cut, reason = True, "fixpoint"
             if reason != "fixpoint" or (self.tree.size == size and not cut):
                 return TreeResult(self.tree, self.original, self.tests, reason)
 
@@ -184,8 +185,7 @@ class DirectorySession:
         if self.slice is not None:
             self.slice *= 2
             return
-        jobs = o.jobs or os.cpu_count() or 1
-        self.slice = max(SLICE_FLOOR, SLICE_TESTS * self.test_seconds / self.tests / jobs)
+        self.slice = max(SLICE_FLOOR, SLICE_TESTS * self.test_seconds / self.tests / self.jobs)
 
     def free_paths(self) -> list[str]:
         """The files a pass may change: all but the pinned ones."""
@@ -208,7 +208,7 @@ class DirectorySession:
         kept, as if they had been tested in turn. Not with --same-crash: the same crash is
         judged inside each part (its golden run), not by the bare command."""
         o = self.options
-        width = max(1, o.jobs or os.cpu_count() or 1)
+        width = max(1, self.jobs)
         accepted = not (o.same_crash or o.signature or o.signature_regex)
         while accepted:
             accepted = False
@@ -266,13 +266,11 @@ class DirectorySession:
         any --jobs), --max-tests (counted over every part) and the same crash (judged above
         the tree's test, which installs what passed in it)."""
         o = self.options
-        jobs = o.jobs or os.cpu_count() or 1
-        same_crash = o.same_crash or o.signature is not None or o.signature_regex is not None
         return (
             self.at_once
             and len(paths) > 1
-            and jobs > 1
-            and not (o.deterministic or same_crash)
+            and self.jobs > 1
+            and not (o.deterministic or o.crash_judged)
             and o.max_tests is None
         )
 
@@ -281,11 +279,10 @@ class DirectorySession:
         to the waiting task worth the most bytes in any file (judge/slots.py), each file tested
         in the tree as the others have made it (`LiveTree`); the round's stop reason, and
         whether a part stopped at its slice."""
-        jobs = self.options.jobs or os.cpu_count() or 1
-        slots = RankedSlots(jobs)
+        slots = RankedSlots(self.jobs)
         live = LiveTree(self.tree, self.offer)
         start = _digest(self.tree)
-        width = min(len(paths), TOGETHER * jobs)
+        width = min(len(paths), TOGETHER * self.jobs)
         workers = concurrent.futures.ThreadPoolExecutor(width, "treereduce-file")
         runs = [workers.submit(self.live_part, path, live, slots, start) for path in paths]
         try:
@@ -342,12 +339,9 @@ class DirectorySession:
         except (NotInteresting, FlakyTest):
             reason = "fixpoint"  # the others changed the tree under its result: it keeps the last
         finally:
-            counts = session.judge.counts()
             with self.lock:
                 del self.running[path]
-                self.tests += counts.tests
-                self.test_seconds += counts.test_seconds
-                self.limit = session.judge.timeouts.limit or self.limit
+                self.count(session)
         if reason == "fixpoint":
             with self.lock:
                 self.settled[path] = _digest(live.tree)
@@ -389,11 +383,8 @@ class DirectorySession:
                 raise
             raise FlakyTest(f"the tree passed the test before but fails it now ({e})") from e
         finally:
-            counts = session.judge.counts()
-            self.tests += counts.tests
-            self.test_seconds += counts.test_seconds
+            self.count(session)
             patience = session.judge.timeouts.patience
-            self.limit = session.judge.timeouts.limit or self.limit
             self.tree = oracle.full_tree(session.best.data)
             # Interrupted in the first part, the tree is the user's until it improved (then it
             # is on disk already): only a tree that passed is written.
@@ -405,6 +396,18 @@ class DirectorySession:
         if reason == "fixpoint":
             self.settled[name] = end
         return "slice" if reason == "max-time" and sliced else reason
+
+    def count(self, session: Session) -> None:
+        """Add a part's tests and their time to the run's, and take its tests' limit."""
+        counts = session.judge.counts()
+        self.tests += counts.tests
+        self.test_seconds += counts.test_seconds
+        self.limit = session.judge.timeouts.limit or self.limit
+
+    @property
+    def jobs(self) -> int:
+        """The tests in flight at most (--jobs, by default one a core)."""
+        return self.options.jobs or os.cpu_count() or 1
 
     def part_options(
         self, options: ReduceOptions, start: bytes, slicing: bool

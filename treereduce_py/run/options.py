@@ -71,3 +71,9 @@ class ReduceOptions:
     command: Sequence[str] = ()
     passed_in: float | None = None
     tests_before: int = 0
+
+    @property
+    def crash_judged(self) -> bool:
+        """Whether the same crash is judged (`same_crash`, or a signature given): by the golden
+        run's criteria, not the test command's own."""
+        return self.same_crash or self.signature is not None or self.signature_regex is not None

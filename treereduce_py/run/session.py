@@ -186,7 +186,7 @@ class Session:
         """Test the original (or take the golden run); the tests' timeouts follow from its time
         (judge/timeouts.py)."""
         o = self.options
-        if o.same_crash or o.signature is not None or o.signature_regex is not None:
+        if o.crash_judged:
             names = self.oracle.input_names()
             if names is None:
                 raise BadOptions("--same-crash needs a test command, not a Python predicate")
@@ -506,8 +506,7 @@ class Session:
         """Whether the result is the source, which was known to pass (`passed_in`) and not
         tested again here: its re-test would be a repeat."""
         o = self.options
-        same_crash = o.same_crash or o.signature is not None or o.signature_regex is not None
-        return o.passed_in is not None and not same_crash and self.best.data == self.source
+        return o.passed_in is not None and not o.crash_judged and self.best.data == self.source
 
     def retest(self) -> bool:
         """The final result's test, once more (flushed to disk first either way)."""
