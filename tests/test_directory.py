@@ -19,6 +19,7 @@ from treereduce_py.lang.filetree import FileTree, TreeFile
 from treereduce_py.run import directory
 from treereduce_py.run.directory import DirectorySession
 from treereduce_py.run.options import ReduceOptions
+from treereduce_py.run.session import Session
 
 _OPTIONS = ReduceOptions(jobs=2)
 
@@ -193,6 +194,40 @@ def test_files_are_reduced_at_once_each_in_the_tree_the_others_made() -> None:
     first = marks.index(("a.txt", "Done"))
     assert ("b.txt", "Start") in marks[:first]
     assert kept and all(t.encode() in passed for t in kept)
+
+
+def test_parts_at_once_share_the_round_so_each_runs_as_many_slices_as_there_are_parts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three files at once share the slots for the round: each part may run three slices, so a
+    round lasts about as long as in turn (one slice each, one after the other). With one slice
+    each, a round of parts at once did a third of the work and its fixed costs came thrice as
+    often (the file pass, each part's start and re-test)."""
+    monkeypatch.setattr(directory, "SLICE_TESTS", 1)
+    monkeypatch.setattr(directory, "SLICE_FLOOR", 0.05)
+    lines = b"".join(b"padding line %d\n" % k for k in range(30))
+    names = ("a.txt", "b.txt", "c.txt")
+    tree = FileTree(tuple(TreeFile(n, lines + b"bug\n") for n in names))
+
+    def every_bug(candidate: bytes) -> bool:
+        time.sleep(0.005)
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        return all(b"bug" in files.get(p, b"") for p in names)
+
+    budgets: list[tuple[float | None, float | None]] = []  # a file part's max_time, the slice
+
+    def recording(source: bytes, lang: str, oracle, options, emit):  # type: ignore[no-untyped-def]
+        if lang != "files":  # not the file-deletion pass, which is never sliced
+            budgets.append((options.max_time, session.slice))
+        return Session(source, lang, oracle, options, emit)
+
+    monkeypatch.setattr(directory, "Session", recording)
+    session = DirectorySession(
+        tree, CallableOracle(every_bug), _OPTIONS, lambda e: None, at_once=True
+    )
+    result = session.run()
+    assert [f.data for f in result.tree.files] == [b"bug"] * 3
+    assert budgets and all(s is not None and t == pytest.approx(3 * s) for t, s in budgets)
 
 
 def test_the_library_reduces_a_directory_with_a_command(tmp_path: Path) -> None:

@@ -284,7 +284,7 @@ class DirectorySession:
         start = _digest(self.tree)
         width = min(len(paths), TOGETHER * self.jobs)
         workers = concurrent.futures.ThreadPoolExecutor(width, "treereduce-file")
-        runs = [workers.submit(self.live_part, path, live, slots, start) for path in paths]
+        runs = [workers.submit(self.live_part, path, live, slots, start, width) for path in paths]
         try:
             concurrent.futures.wait(runs)
         except KeyboardInterrupt:
@@ -305,9 +305,13 @@ class DirectorySession:
         stop = next((r for r in reasons if r not in ("fixpoint", "slice")), "fixpoint")
         return stop, "slice" in reasons
 
-    def live_part(self, path: str, live: LiveTree, slots: RankedSlots, start: bytes) -> str:
-        """One file's part in a round of parts run at once; its stop reason ("slice" when it
-        used its slice). A final re-test that fails in the tree the others have made since
+    def live_part(
+        self, path: str, live: LiveTree, slots: RankedSlots, start: bytes, width: int
+    ) -> str:
+        """One file's part in a round of `width` parts run at once; its stop reason ("slice"
+        when it used its slice). Its slice is `width` times the round's: the parts share the
+        slots, so the round lasts about as long as in turn (one slice each, one after another),
+        not one slice for all. A final re-test that fails in the tree the others have made since
         keeps the file as the tree last took it."""
         f = live.tree.get(path)
         if not f.data or self.settled.get(path) == start:
@@ -316,7 +320,7 @@ class DirectorySession:
         options, stop = self.budgets(self.options)
         if stop is not None:
             return stop
-        options, sliced = self.part_options(options, start, slicing=True)
+        options, sliced = self.part_options(options, start, slicing=True, share=width)
 
         def emit(event: events.Event) -> None:
             event = _as_slice(event) if sliced else event
@@ -342,6 +346,11 @@ class DirectorySession:
             with self.lock:
                 del self.running[path]
                 self.count(session)
+        if reason == "fixpoint" and live.tree.get(path).data != session.best.data:
+            # Its last successes reached the tree too late (another file changed during each
+            # test, the final re-test's too): the file is not at its fixed point in the tree, so
+            # it goes on next round, as a part that used its slice does.
+            return "slice"
         if reason == "fixpoint":
             with self.lock:
                 self.settled[path] = _digest(live.tree)
@@ -410,18 +419,20 @@ class DirectorySession:
         return self.options.jobs or os.cpu_count() or 1
 
     def part_options(
-        self, options: ReduceOptions, start: bytes, slicing: bool
+        self, options: ReduceOptions, start: bytes, slicing: bool, share: int = 1
     ) -> tuple[ReduceOptions, bool]:
         """A part's `options` (with the budgets left) on the tree `start`, and whether it stops
-        at the round's slice: with `slicing`, unless the time budget ends first. The tree it
-        starts on, when the last part re-tested it, is not tested again (`passed_in`)."""
+        at `share` times the round's slice: with `slicing`, unless the time budget ends first.
+        The tree it starts on, when the last part re-tested it, is not tested again
+        (`passed_in`)."""
         sliced = slicing and self.slice is not None
         if self.slice is not None and sliced:  # (twice: for the type checker)
-            if options.max_time is None or self.slice < options.max_time:
+            length = self.slice * share
+            if options.max_time is None or length < options.max_time:
                 # The part's first test gets the tests' limit, not its slice (a short budget's
                 # first-run limit): the tree passed, and must not seem to fail for want of time.
                 timeout = self.limit if options.timeout is None else options.timeout
-                options = dataclasses.replace(options, max_time=self.slice, timeout=timeout)
+                options = dataclasses.replace(options, max_time=length, timeout=timeout)
             else:
                 sliced = False
         if self.passing is not None and self.verified == start:
