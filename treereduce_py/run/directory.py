@@ -282,6 +282,11 @@ class DirectorySession:
         slots = RankedSlots(self.jobs)
         live = LiveTree(self.tree, self.offer)
         start = _digest(self.tree)
+        # Only the files with a part to run share the round (not the empty ones, nor those at
+        # their fixed point on this very tree).
+        paths = [p for p in paths if self.tree.get(p).data and self.settled.get(p) != start]
+        if not paths:
+            return "fixpoint", False
         width = min(len(paths), TOGETHER * self.jobs)
         workers = concurrent.futures.ThreadPoolExecutor(width, "treereduce-file")
         runs = [workers.submit(self.live_part, path, live, slots, start, width) for path in paths]
@@ -314,8 +319,6 @@ class DirectorySession:
         not one slice for all. A final re-test that fails in the tree the others have made since
         keeps the file as the tree last took it."""
         f = live.tree.get(path)
-        if not f.data or self.settled.get(path) == start:
-            return "fixpoint"
         oracle = TreeOracle(Ranked(self.command, slots), live.tree, focus=path, live=live)
         options, stop = self.budgets(self.options)
         if stop is not None:
