@@ -196,6 +196,41 @@ def test_files_are_reduced_at_once_each_in_the_tree_the_others_made() -> None:
     assert kept and all(t.encode() in passed for t in kept)
 
 
+def test_files_in_turn_share_a_round_by_their_bytes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In turn, a file's part runs for half a slice and its share of the other half of the
+    round by bytes: the mean share is one slice, so a file of most of the tree gets most of
+    the round, and a small one at least half a slice (and SLICE_FLOOR)."""
+    monkeypatch.setattr(directory, "SLICE_TESTS", 100)
+    monkeypatch.setattr(directory, "SLICE_FLOOR", 0.01)
+    big = b"".join(b"padding line %d\n" % k for k in range(60)) + b"bug\n"
+    small = b"one\ntwo\nbug\n"
+    tree = FileTree((TreeFile("big.txt", big), TreeFile("small.txt", small)))
+
+    def every_bug(candidate: bytes) -> bool:
+        time.sleep(0.005)
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        return all(b"bug" in files.get(p, b"") for p in ("big.txt", "small.txt"))
+
+    # Each file's first part: its max_time and the round's slice.
+    first: dict[bytes, tuple[float | None, float]] = {}
+
+    def recording(source: bytes, lang: str, oracle, options, emit):  # type: ignore[no-untyped-def]
+        if lang != "files" and session.slice is not None:
+            first.setdefault(source, (options.max_time, session.slice))
+        return Session(source, lang, oracle, options, emit)
+
+    monkeypatch.setattr(directory, "Session", recording)
+    session = DirectorySession(tree, CallableOracle(every_bug), _OPTIONS, lambda e: None)
+    result = session.run()
+    assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
+    total = len(big) + len(small)
+    for data in (big, small):
+        length, round_slice = first[data]
+        share = (1 + 2 * len(data) / total) / 2
+        assert length == pytest.approx(max(0.01, round_slice * share))
+    assert first[big][0] > 1.9 * first[small][0]  # type: ignore[operator]
+
+
 def test_parts_at_once_share_the_round_so_each_runs_as_many_slices_as_there_are_parts(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -16,13 +16,15 @@ one.
 A part is not run again on the very tree it last ended on (it would start at its own fixed
 point), so the last round ends when it comes back to the last change.
 
-No file takes the whole budget before the others had their turn: a file's part runs for the
-round's time slice (SLICE_TESTS tests' time in the first round, twice as long each round after),
-and one that used it is taken up again next round, from its best; the largest candidates come
-first in every part, so every file shrinks a little before any is polished. The trees the test
-refused are remembered over the whole run (judge/refusals.py), so a part that starts again
-goes past its earlier failures without running them. With --deterministic (no clock), or in a
-tree of one file (no time to share), each part runs to its fixed point.
+No file takes the whole budget before the others had their turn: a file's part runs for its
+share of the round's time slice (SLICE_TESTS tests' time in the first round, twice as long each
+round after): half a slice, and of the other half of the round a share by its bytes, so the
+largest file gets the most time (`_shares`). One that used its share is taken up again next
+round, from its best; the largest candidates come first in every part, so every file shrinks a
+little before any is polished. The trees the test refused are remembered over the whole run
+(judge/refusals.py), so a part that starts again goes past its earlier failures without running
+them. With --deterministic (no clock), or in a tree of one file (no time to share), each part
+runs to its fixed point.
 
 Each part is a whole `Session`, so everything a single file gets holds here too: the original is
 tested first, every accepted change passed the test, budgets and Ctrl-C stop with the best so far,
@@ -167,10 +169,11 @@ class DirectorySession:
             if reason == "fixpoint" and self.together(paths):
                 reason, cut = self.reduce_together(paths)
             else:
+                shares = _shares({p: len(self.tree.get(p).data) for p in paths})
                 for path in paths:
                     if reason != "fixpoint":
                         break
-                    reason = self.reduce_file(path)
+                    reason = self.reduce_file(path, shares[path])
                     if reason == "slice":
                         cut, reason = True, "fixpoint"
             if reason != "fixpoint" or (self.tree.size == size and not cut):
@@ -252,13 +255,14 @@ class DirectorySession:
                 self.command.resume()
                 raise
 
-    def reduce_file(self, path: str) -> str:
-        """One file through its own front end, in the rest of the current tree."""
+    def reduce_file(self, path: str, share: float = 1.0) -> str:
+        """One file through its own front end, in the rest of the current tree, for `share`
+        times the round's slice."""
         f = self.tree.get(path)
         if not f.data:
             return "fixpoint"
         oracle = TreeOracle(self.command, self.tree, focus=path)
-        return self.part(path, f.data, f.kind, oracle, self.options)
+        return self.part(path, f.data, f.kind, oracle, self.options, share)
 
     def together(self, paths: Sequence[str]) -> bool:
         """Whether this round's files are reduced at once (`reduce_together`): several files,
@@ -360,7 +364,13 @@ class DirectorySession:
         return "slice" if reason == "max-time" and sliced else reason
 
     def part(
-        self, name: str, source: bytes, lang: str, oracle: TreeOracle, options: ReduceOptions
+        self,
+        name: str,
+        source: bytes,
+        lang: str,
+        oracle: TreeOracle,
+        options: ReduceOptions,
+        share: float = 1.0,
     ) -> str:
         """Run one part's session (within what is left of the budgets); its stop reason. The
         tree follows its best, and the output with it."""
@@ -372,7 +382,7 @@ class DirectorySession:
             return "fixpoint"
         # A tree of one file has no time to share (its restarts would be all the slices do).
         slicing = name != WHOLE_TREE and len(self.free_paths()) > 1
-        options, sliced = self.part_options(options, start, slicing)
+        options, sliced = self.part_options(options, start, slicing, share)
         holder: list[Session] = []
 
         def emit(event: events.Event) -> None:
@@ -422,15 +432,15 @@ class DirectorySession:
         return self.options.jobs or os.cpu_count() or 1
 
     def part_options(
-        self, options: ReduceOptions, start: bytes, slicing: bool, share: int = 1
+        self, options: ReduceOptions, start: bytes, slicing: bool, share: float = 1.0
     ) -> tuple[ReduceOptions, bool]:
         """A part's `options` (with the budgets left) on the tree `start`, and whether it stops
-        at `share` times the round's slice: with `slicing`, unless the time budget ends first.
-        The tree it starts on, when the last part re-tested it, is not tested again
-        (`passed_in`)."""
+        at `share` times the round's slice (at least SLICE_FLOOR): with `slicing`, unless the
+        time budget ends first. The tree it starts on, when the last part re-tested it, is not
+        tested again (`passed_in`)."""
         sliced = slicing and self.slice is not None
         if self.slice is not None and sliced:  # (twice: for the type checker)
-            length = self.slice * share
+            length = max(SLICE_FLOOR, self.slice * share)
             if options.max_time is None or length < options.max_time:
                 # The part's first test gets the tests' limit, not its slice (a short budget's
                 # first-run limit): the tree passed, and must not seem to fail for want of time.
@@ -466,6 +476,19 @@ class DirectorySession:
 
     def elapsed(self) -> float:
         return time.monotonic() - self.started
+
+
+def _shares(sizes: dict[str, int]) -> dict[str, float]:
+    """Each file's share of a round in turn, in slices: half a slice each, and the other half
+    of the round by bytes. The mean share is one slice, so the round lasts as long as with a
+    slice each, but a file of most of the tree's bytes gets most of it (PyYAML's package,
+    whose inlined __init__.py held 137 KB of 207 KB, had as much time for each 2 KB module as
+    for it), and a small file still gets the time to finish a pass (shared by bytes alone, qs's
+    74-byte index.js got 2 s a round and never did)."""
+    total = sum(sizes.values())
+    if not total:
+        return dict.fromkeys(sizes, 1.0)
+    return {p: (1 + len(sizes) * n / total) / 2 for p, n in sizes.items()}
 
 
 def _as_slice(event: events.Event) -> events.Event:
