@@ -115,6 +115,40 @@ def test_bad_directories_are_refused_with_one_line_and_exit_9(
 
 
 @pytest.mark.parametrize(
+    ("passes", "kept"),
+    [(2, "no smaller tree passed, so nothing was written"), (4, "is in d.reduced")],
+)
+def test_a_flaky_test_says_so_and_where_the_last_tree_that_passed_is(
+    tmp_path: Path,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    passes: int,
+    kept: str,
+) -> None:
+    """A test that passes on its first runs only: the run stops with exit 5 and one line that
+    names the flakiness and what was kept: nothing, or the last tree that passed."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "x.txt").write_text("a\nb\nbug\n")
+    (tmp_path / "d" / "y.txt").write_text("c\nd\n")
+    test = tmp_path / "t.sh"
+    test.write_text(
+        "#!/bin/sh\n"
+        f"n=$(cat {tmp_path}/count 2>/dev/null || echo 0); echo $((n+1)) > {tmp_path}/count\n"
+        f'[ "$n" -lt {passes} ] && grep -q bug "$1/x.txt"\n'
+    )
+    test.chmod(0o755)
+    code, err = _main(["d", "-j", "1", "--", test, "@@"], capfd)
+    last = err.strip().splitlines()[-1]
+    assert code == 5
+    assert "is the test deterministic?" in last and kept in last, last
+    out = tmp_path / "d.reduced"
+    assert out.exists() == (passes > 2)
+    if out.exists():  # what it holds passed the test (once)
+        assert "bug" in (out / "x.txt").read_text()
+
+
+@pytest.mark.parametrize(
     ("extra", "command", "says"),
     [
         (["--resume"], ["true", "@@"], "--resume needs the output directory"),

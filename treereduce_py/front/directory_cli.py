@@ -29,7 +29,7 @@ from treereduce_py.front.exit_codes import UsageError, exit_code
 from treereduce_py.front.run_record import check_record, run_record
 from treereduce_py.front.view import not_interesting
 from treereduce_py.judge import cluster
-from treereduce_py.judge.errors import NotInteresting, ReduceError
+from treereduce_py.judge.errors import FlakyTest, NotInteresting, ReduceError
 from treereduce_py.judge.oracle import CommandOracle, Criteria, OracleStartError
 from treereduce_py.judge.tree_oracle import PlaceTree, tree_command
 from treereduce_py.lang.filetree import BadTree, FileTree
@@ -169,6 +169,9 @@ def run_directory(
     except NotInteresting as e:
         reporter(not_interesting(e, command, 40 if args.verbose else 5, "directory"))
         return e.exit_code, None
+    except FlakyTest as e:
+        reporter(events.Failure(output.flaky(), e.exit_code))
+        return e.exit_code, None
     except (ReduceError, OracleStartError, OutputError) as e:
         code = exit_code(e)
         reporter(events.Failure(f"{e}{output.where()}", code))
@@ -231,6 +234,17 @@ class _Written(TreeOutput):
 
     def where(self) -> str:
         return f"; the best tree so far is in {self.path}" if self.written else ""
+
+    def flaky(self) -> str:
+        """What a FlakyTest means here: a part's message speaks of one file's result, but
+        what passed and is kept is a whole tree, or nothing was written at all."""
+        kept = (
+            f"the last tree that passed is in {self.path}"
+            if self.written
+            else "no smaller tree passed, so nothing was written"
+        )
+        flaky = "a tree passed the test before but fails it now: is the test deterministic?"
+        return f"{flaky} ({kept})"
 
 
 def _sink(reporter: ui.Reporter, json: bool) -> events.EventSink:
