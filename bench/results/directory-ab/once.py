@@ -1,4 +1,5 @@
 """The CLI with a directory's files at once (DirectorySession(at_once=True)), for A/B runs."""
+
 import sys
 from typing import Any
 
