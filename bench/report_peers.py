@@ -79,9 +79,10 @@ def target_section(runs: list[Run]) -> list[str]:
         "",
         "Per case, treereduce-py's final size must be at most the smallest of C-Vise's, "
         "C-Reduce's and Shrink Ray's, at a wall time at most half the fastest one's (where every "
-        "peer was stopped by the limit: the earliest time one reached its own final size); on "
-        "the SMT-LIB cases, size and wall time at most ddSMT's. Only results that pass their "
-        "re-check count.",
+        "peer was stopped by the limit: the earliest time one reached its own final size; a peer "
+        "that crashed before the limit finished no reduction and sets no time, unless every one "
+        "did); on the SMT-LIB cases, size and wall time at most ddSMT's. Only results that pass "
+        "their re-check count.",
         "",
         f"Program reducers: met on {met} of {len(rows)} cases."
         + (f" ddSMT: met on {smt_met} of {len(smt)}." if smt else ""),

@@ -3,6 +3,8 @@
 Issue 9: treereduce-py's final size at most the smallest of C-Vise's, C-Reduce's and Shrink
 Ray's, at a wall time at most half the fastest one's, that is the shortest wall time or, where
 every peer was stopped by the limit, the earliest time one of them reached its own final size.
+A peer that crashed before the limit (a non-zero exit) finished no reduction, so its time is no
+target; it counts only where every peer crashed.
 Issue 11: on the SMT-LIB cases, size and wall time at most ddSMT's. No plotting here, so the
 tests can import it without the bench extra.
 """
@@ -30,9 +32,17 @@ def own_final_time(run: Run) -> float:
     return run["wall_time"] if reached is None else reached
 
 
+def crashed(run: Run) -> bool:
+    """Did the run end before the limit with an error (C-Vise's 0.5 s crash on a binary input,
+    Shrink Ray's directory mode)? Runs stored without an exit code did not."""
+    return not run["hit_time_limit"] and run.get("exit_code", 0) != 0
+
+
 def peer_time(peers: list[Run]) -> tuple[float, Run]:
-    """The fastest peer's time and run: the shortest wall time, or, when every peer was stopped
-    by the limit, the earliest time one reached its own final size."""
+    """The fastest peer's time and run, over the peers that did not crash (all of them when
+    every one did): the shortest wall time, or, when every such peer was stopped by the limit,
+    the earliest time one reached its own final size."""
+    peers = [p for p in peers if not crashed(p)] or peers
     if all(p["hit_time_limit"] for p in peers):
         fastest = min(peers, key=own_final_time)
         return own_final_time(fastest), fastest

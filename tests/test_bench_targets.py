@@ -57,6 +57,34 @@ def test_where_every_peer_hit_the_limit_the_first_to_stop_shrinking_times_them()
     assert row[3:5] == ["90.0 s (cvise)", "met"]
 
 
+def test_a_peer_that_crashed_before_the_limit_sets_no_time() -> None:
+    # C-Vise's 0.5 s crash on bytes-gzip-crc reduced nothing; it is no time to beat.
+    [row] = rows(
+        run("b", "treereduce-py", 21, 8.7),
+        run("b", "cvise", 20926, 0.5, exit_code=1),
+        run("b", "creduce", 342, 281.0, exit_code=0),
+    )
+    assert row[3:5] == ["281.0 s (creduce)", "met"]
+    # Beside peers stopped by the limit, it does not count as the one that finished first.
+    [row] = rows(
+        run("d", "treereduce-py", 137, 51.6),
+        run("d", "shrinkray", 5179, 15.3, exit_code=1),
+        run(
+            "d",
+            "cvise",
+            293,
+            300.0,
+            hit_time_limit=True,
+            exit_code=-15,
+            trace=[[0.0, 900], [80.0, 293]],
+        ),
+    )
+    assert row[3:5] == ["80.0 s (cvise)", "missed: time"]
+    # When every peer crashed, the earliest crash is all there is.
+    [row] = rows(run("e", "treereduce-py", 9, 1.0), run("e", "cvise", 90, 0.5, exit_code=1))
+    assert row[3] == "0.5 s (cvise)"
+
+
 def test_our_own_run_counts_its_wall_time_even_at_the_limit() -> None:
     ours = run("c", "treereduce-py", 20, 300.0, hit_time_limit=True, trace=[[0.0, 99], [5.0, 20]])
     [row] = rows(ours, run("c", "cvise", 60, 300.0, hit_time_limit=True))
