@@ -4,9 +4,10 @@ divides by and over how many cases.
 
 A ratio is treereduce-py / peer: below 1 means treereduce-py's result is smaller or its run
 shorter. Size: final bytes over final bytes, on every case where both results pass their re-check.
-Time: wall time over wall time, only where neither run hit the limit (a stopped run measures the
-limit). Reach: the time treereduce-py took to get down to the peer's final size over the time the
-peer took to get there (its own final size, from its trace), where treereduce-py got there at all.
+Time: wall time over wall time, only where both runs finished: neither hit the limit (a stopped
+run measures the limit) nor crashed (a crash measures no reduction). Reach: the time
+treereduce-py took to get down to the peer's final size over the time the peer took to get there
+(its own final size, from its trace), where treereduce-py got there at all.
 No plotting here, so the tests can import it without the bench extra.
 """
 
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from report_markdown import tool_order
-from targets import own_final_time, time_to_reach
+from targets import finished, own_final_time, time_to_reach
 
 Run = dict[str, Any]
 
@@ -68,7 +69,7 @@ def _compare(pair: Pair, case: str, a: Run, b: Run) -> None:
     """Add one case's ratios of run ``a`` (ours) over run ``b`` (the peer) to ``pair``."""
     pair.size[case] = max(a["final_bytes"], 1) / max(b["final_bytes"], 1)
     pair.handicapped += bool(b.get("handicap"))
-    if not (a["hit_time_limit"] or b["hit_time_limit"]):
+    if finished(a) and finished(b):
         pair.time[case] = max(a["wall_time"], 0.01) / max(b["wall_time"], 0.01)
     pair.smaller += a["final_bytes"] < b["final_bytes"]
     pair.ties += a["final_bytes"] == b["final_bytes"]

@@ -212,9 +212,10 @@ def summary_section(
         "the cases both tools ran and passed their re-check; the per-case ratios are in the table "
         "after it. *Size ratio*: final bytes over the peer's final bytes, on every such case. "
         "*Time ratio*: wall time over the peer's wall time, only on the cases where both runs "
-        "finished before the limit (a run stopped by the limit measures the limit, not the "
-        "tool); *k/n* says on how many. *Reached*: on the k cases where treereduce-py got down "
-        "to the peer's final size at all, the time it took to get there over the time the peer "
+        "finished before the limit and without an error (a run stopped by the limit measures "
+        "the limit, not the tool; a crash measures no reduction); *k/n* says on how many. "
+        "*Reached*: on the k cases where treereduce-py got down to the peer's final size at "
+        "all, the time it took to get there over the time the peer "
         "took to reach that size (its own final one, from its size trace), so a peer stopped by "
         "the limit is timed by when it stopped shrinking.",
         "",

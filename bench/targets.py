@@ -38,6 +38,11 @@ def crashed(run: Run) -> bool:
     return not run["hit_time_limit"] and run.get("exit_code", 0) != 0
 
 
+def finished(run: Run) -> bool:
+    """Did the run end by itself, before the limit and without an error?"""
+    return not run["hit_time_limit"] and not crashed(run)
+
+
 def peer_time(peers: list[Run]) -> tuple[float, Run]:
     """The fastest peer's time and run, over the peers that did not crash (all of them when
     every one did): the shortest wall time, or, when every such peer was stopped by the limit,

@@ -43,6 +43,14 @@ def test_size_ratios_count_every_case_and_time_ratios_only_finished_ones() -> No
     assert (pair.smaller, pair.ties) == (1, 1)
 
 
+def test_a_crash_before_the_limit_is_no_time_either() -> None:
+    # Shrink Ray's directory mode crashed after 15.3 s on rust-crate-ice: no finished reduction.
+    [pair] = ratios.pairs(
+        [*THREE, run("d", "treereduce-py", 9, 50.0), run("d", "cvise", 90, 15.0, exit_code=1)]
+    )
+    assert set(pair.time) == {"a", "c"} and pair.size["d"] == 0.1
+
+
 def test_the_summary_row_gives_the_geomean_the_median_and_the_denominators() -> None:
     [row] = ratios.summary_rows(THREE)
     assert row[:3] == ["treereduce-py", "cvise", "3"]
