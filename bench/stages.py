@@ -18,6 +18,7 @@ from typing import Any
 
 # The stages in the order a round runs them; a phase not listed here is shown after them.
 ORDER = (
+    "files",
     "tree",
     "lines",
     "tokens",
@@ -44,28 +45,38 @@ def read_events(path: Path) -> list[dict[str, Any]]:
 
 
 def stage_costs(events: Iterable[dict[str, Any]]) -> dict[str, list[float]]:
-    """Phase -> [bytes removed, tests, seconds] over one run's events."""
+    """Phase -> [bytes removed, tests, seconds] over one run's events.
+
+    A directory's run interleaves its files' parts, each event naming its file: a part's own
+    session counts its tests from 0 and its sizes are the file's, so phase, test count and
+    size are followed per file (the file pass, whose file is ".", is the phase "files"), and so
+    is the clock: each part's `elapsed` starts at 0."""
     out: dict[str, list[float]] = {}
-    phase: str | None = None
-    tests, clock = 0, 0.0
+    phase: dict[str, str] = {}
+    tests: dict[str, int] = {}
+    size: dict[str, int] = {}
+    clock: dict[str, float] = {}
     for event in events:
+        name = str(event.get("file", ""))
         stats = event.get("stats") or {}
-        now = float(event.get("elapsed", clock))
-        count = int(stats.get("tests", tests))
-        if phase is not None:
-            cost = out.setdefault(phase, [0, 0, 0.0])
-            cost[1] += count - tests
-            cost[2] += now - clock
-        tests, clock = count, now
         kind = event.get("event")
         if kind == "start":
-            size = int(event["original_size"])
-        elif kind == "pass":
-            phase, size = str(event["phase"]), int(event["size"])
+            tests[name], size[name], clock[name] = 0, int(event["original_size"]), 0.0
+            phase.pop(name, None)
+        now = float(event.get("elapsed", clock.get(name, 0.0)))
+        count = int(stats.get("tests", tests.get(name, 0)))
+        if name in phase:
+            cost = out.setdefault(phase[name], [0, 0, 0.0])
+            cost[1] += count - tests.get(name, 0)
+            cost[2] += now - clock.get(name, 0.0)
+        tests[name], clock[name] = count, now
+        if kind == "pass":
+            phase[name] = "files" if name == "." else str(event["phase"])
+            size[name] = int(event["size"])
         elif kind == "improvement":
-            where = str(stats.get("phase") or phase)
-            out.setdefault(where, [0, 0, 0.0])[0] += size - int(event["size"])
-            size = int(event["size"])
+            where = "files" if name == "." else str(stats.get("phase") or phase.get(name))
+            out.setdefault(where, [0, 0, 0.0])[0] += size.get(name, 0) - int(event["size"])
+            size[name] = int(event["size"])
     return out
 
 

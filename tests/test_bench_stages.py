@@ -58,3 +58,39 @@ def test_rows_come_from_the_stored_logs_in_round_order(tmp_path: Path) -> None:
     phases, rows = stages.stage_rows(runs, tmp_path)
     assert phases == ["tree", "merge", "tokens-lenient"]
     assert rows == [["x", "900 B, 12", "10 B, 2", "0 B, 6"]]
+
+
+def test_a_directory_run_follows_each_file_s_own_part() -> None:
+    # Each part (a file's session, or the file pass on ".") counts its tests and its clock from
+    # 0 and reports the file's own size; the parts of a round come one after another.
+    def ev(file: str, kind: str, elapsed: float, **more: Any) -> dict[str, Any]:
+        return {"file": file, "event": kind, "elapsed": elapsed, **more}
+
+    events = [
+        ev(".", "start", 0.0, original_size=900),
+        ev(".", "pass", 0.1, phase="tree", size=900),
+        ev(".", "improvement", 1.0, size=700, stats=stats(3, "tree")),
+        ev(".", "done", 1.5, stats=stats(4, "tree")),
+        ev("a.c", "start", 0.0, original_size=500),
+        ev("a.c", "pass", 0.1, phase="tree", size=500),
+        ev("a.c", "improvement", 2.1, size=200, stats=stats(6, "tree")),
+        ev("a.c", "done", 3.1, stats=stats(7, "tree")),
+        ev("b.h", "start", 0.0, original_size=200),
+        ev("b.h", "pass", 0.1, phase="lines", size=200),
+        ev("b.h", "improvement", 0.6, size=150, stats=stats(2, "lines")),
+        ev("b.h", "done", 1.1, stats=stats(2, "lines")),
+        ev("a.c", "start", 0.0, original_size=200),  # the next round: a new part of a.c
+        ev("a.c", "pass", 0.1, phase="tokens", size=200),
+        ev("a.c", "improvement", 0.5, size=190, stats=stats(1, "tokens")),
+        ev("a.c", "done", 0.6, stats=stats(1, "tokens")),
+    ]
+    costs = stages.stage_costs(events)
+    assert costs["files"][:2] == [200, 4]
+    assert costs["tree"][:2] == [300, 7]
+    assert costs["lines"][:2] == [50, 2]
+    assert costs["tokens"][:2] == [10, 1]
+    assert [round(c[2], 6) for c in (costs["files"], costs["tree"], costs["lines"])] == [
+        1.4,
+        3.0,
+        1.0,
+    ]
