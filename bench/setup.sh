@@ -17,8 +17,10 @@ mkdir -p "$peers"
 SUDO=""
 if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
 
+# exim4-daemon-light: text-exim-config's test (`exim4 -C FILE -bV`) and its input, exim4-base's
+# examples/example.conf.
 apt_pkgs=(cvise creduce csmith libcsmith-dev clang-14 gcc g++ nodejs npm openjdk-17-jdk-headless golang-go
-          libyaml-dev)
+          libyaml-dev exim4-daemon-light)
 missing=()
 for p in "${apt_pkgs[@]}"; do
     # A Node.js from elsewhere (NodeSource) brings its own npm and conflicts with Debian's.
