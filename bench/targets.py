@@ -40,7 +40,7 @@ def crashed(run: Run) -> bool:
 
 def finished(run: Run) -> bool:
     """Did the run end by itself, before the limit and without an error?"""
-    return not run["hit_time_limit"] and not crashed(run)
+    return not run["hit_time_limit"] and run.get("exit_code", 0) == 0
 
 
 def peer_time(peers: list[Run]) -> tuple[float, Run]:
