@@ -45,13 +45,16 @@ def on_commit(run: Run, event: threading.Event) -> None:
 
 
 class ChunkAndLine:
-    """Delete lines 0-5 together and line 2 alone: the chunk's success makes the line moot."""
+    """Delete lines 0-2 together and line 2 alone: the chunk's success makes the line moot.
+    (The chunk is worth under `engine.DECLINE` times the line, so the line's test starts
+    beside it.)"""
 
-    def __init__(self, run: Run) -> None:
+    def __init__(self, run: Run, size: int = 3) -> None:
         self.lines = list(run.table.children(0))
+        self.size = size
 
     def initial(self) -> Iterable[Task]:
-        return [DeleteChunk(tuple(self.lines[:6])), Delete(self.lines[2])]
+        return [DeleteChunk(tuple(self.lines[: self.size])), Delete(self.lines[2])]
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
@@ -81,6 +84,22 @@ def test_a_test_whose_edit_a_concurrent_success_removed_is_counted_moot() -> Non
     counts = run.counters
     assert counts.tests == 2
     assert dict(counts.wasted) == {"stale": 0, "moot": 1, "merge": 0}
+
+
+def test_a_task_inside_a_running_test_worth_far_more_waits_for_its_answer() -> None:
+    tested: list[bytes] = []
+
+    def predicate(candidate: bytes) -> bool:
+        tested.append(candidate)
+        return True
+
+    run = Run(predicate, jobs=2)
+    assert run.run(ChunkAndLine(run, size=6))  # lines 0-5: six times the line
+    # The line's test would be lost if the chunk passed: the second worker waited for the
+    # chunk's answer, and then the line was gone, settled without a test.
+    assert run.counters.tests == 1
+    assert LINES.replace(b"line 02\n", b"") not in tested
+    assert dict(run.counters.wasted) == {"stale": 0, "moot": 0, "merge": 0}
 
 
 def test_a_success_on_an_overtaken_state_is_counted_stale() -> None:
@@ -133,3 +152,62 @@ def test_in_deterministic_mode_no_test_is_stale_at_any_jobs() -> None:
     assert four.best.data == one.best.data == b"line 03\nline 07\n"
     assert one.counters.wasted["stale"] == four.counters.wasted["stale"] == 0
     assert four.counters.tests == one.counters.tests
+
+
+class MergeAndFollowUp:
+    """Lines 1 and 5 as one chunk, lines 0 and 1 each alone, and line 9 once the chunk failed
+    (its follow-up: queued while the merge of line 1's success is tested)."""
+
+    def __init__(self, run: Run) -> None:
+        self.lines = list(run.table.children(0))
+
+    def initial(self) -> Iterable[Task]:
+        chunk = DeleteChunk((self.lines[1], self.lines[5]))
+        return [chunk, Delete(self.lines[0]), Delete(self.lines[1])]
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return [Delete(self.lines[9])] if isinstance(task, DeleteChunk) else []
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        return ()
+
+    def wanted(self, task: Task) -> bool:
+        return True
+
+
+def test_a_task_started_while_a_merge_is_tested_is_built_on_the_union() -> None:
+    b_started, a_committed = threading.Event(), threading.Event()
+    merge_started, c_seen = threading.Event(), threading.Event()
+    c_candidates: list[bytes] = []
+
+    def has(candidate: bytes, k: int) -> bool:
+        return b"line %02d\n" % k in candidate
+
+    def predicate(candidate: bytes) -> bool:
+        if not has(candidate, 9):  # line 9's deletion, started while the merge is tested
+            c_candidates.append(candidate)
+            c_seen.set()
+            return True
+        if not has(candidate, 5):  # the chunk: fails once the merge is under way
+            merge_started.wait(WAIT)
+            return False
+        if not has(candidate, 0) and not has(candidate, 1):  # the merge of line 1's success
+            merge_started.set()
+            c_seen.wait(WAIT)
+            return True
+        if not has(candidate, 0):  # line 0's: commits first
+            b_started.wait(WAIT)
+            return True
+        b_started.set()  # line 1's: passes on the state line 0's commit replaced
+        a_committed.wait(WAIT)
+        return True
+
+    run = Run(predicate, jobs=3)
+    on_commit(run, a_committed)
+    assert run.run(MergeAndFollowUp(run))
+    assert merge_started.is_set() and len(c_candidates) == 1
+    # Line 9's deletion was built on the union being tested (lines 0 and 1 gone), not on the
+    # committed state (line 0 gone), and it is in the result with the others.
+    assert not has(c_candidates[0], 0) and not has(c_candidates[0], 1)
+    gone = (b"line 00\n", b"line 01\n", b"line 09\n")
+    assert run.best.data == b"".join(x for x in LINES.splitlines(keepends=True) if x not in gone)

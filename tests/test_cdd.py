@@ -423,3 +423,27 @@ def test_by_weight_gives_a_heavy_element_a_chunk_of_its_own() -> None:
     assert even.chunks == ((0, 1), (2, 3))
     subset = Round(4, ((0,), (2, 3)), complement=True)  # not a partition: left as it is
     assert by_weight(subset, [1, 1, 1, 1]) == subset
+
+
+# --- width: rounds with work for every worker ---------------------------------------------------
+
+
+@given(list_and_target(), st.integers(min_value=1, max_value=20))
+@settings(max_examples=120)
+def test_every_round_of_a_wide_cdd_has_width_chunks_and_keeps_the_target(
+    case: tuple[int, set[int]], width: int
+) -> None:
+    length, target = case
+    result = simulate(cdd(adaptive=True, width=width), length, contains(target))
+    assert result.kept == tuple(sorted(target))
+    assert result.rounds, "a list of at least one element has a round"
+    for rnd in result.rounds:
+        assert len(rnd.chunks) >= min(width, rnd.length)
+
+
+def test_width_one_leaves_the_schedule_as_it_was() -> None:
+    for length in (1, 5, 20, 100, 400):
+        assert cdd(adaptive=True, width=1).first(length) == cdd(adaptive=True).first(length)
+    # A 400-element list starts in halves; at width 8 in (at least) eight chunks.
+    assert len(cdd(adaptive=True).first(400).chunks) == 2  # type: ignore[union-attr]
+    assert len(cdd(adaptive=True, width=8).first(400).chunks) >= 8  # type: ignore[union-attr]

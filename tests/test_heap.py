@@ -204,7 +204,7 @@ def test_pop_falls_back_to_the_best_task_and_says_so() -> None:
 
     def fits(task: str, taken: bool) -> bool:
         asked.append((task, taken))
-        return False
+        return taken
 
     assert heap.pop(fits) == "a"  # nothing fits: the best anyway, told it is taken
     assert asked == [("a", False), ("b", False), ("a", True)]
@@ -230,3 +230,32 @@ def test_pop_takes_the_best_anyway_rather_than_a_fitting_task_worth_less_than_th
     heap.push("big", 1000, 0)
     assert heap.pop(fits) == "small"
     assert asked == [("big", False), ("near", False), ("small", False)]
+
+
+def test_a_declined_best_waits_for_a_running_task_to_end() -> None:
+    heap: TaskHeap[str] = TaskHeap()
+    heap.push_all([("running", 10, 0)])
+    assert heap.pop() == "running"
+    heap.push_all([("inside", 5, 1)])
+    blocked = threading.Event()
+    asked: list[tuple[str, bool]] = []
+    got: list[str | None] = []
+
+    def fits(task: str, taken: bool) -> bool:
+        asked.append((task, taken))
+        return taken and blocked.is_set()  # declined while "running" runs
+
+    worker = start(lambda: got.append(heap.pop(fits)))
+    wait_until_waiting(heap, 1)
+    assert got == [] and asked == [("inside", False), ("inside", True)]
+    blocked.set()
+    heap.done()  # "running" ended: the worker looks again and takes it
+    join_all([worker])
+    assert got == ["inside"]
+
+
+def test_a_declined_best_is_taken_when_no_task_runs() -> None:
+    heap: TaskHeap[str] = TaskHeap()
+    heap.push_all([("only", 5, 0)])
+    # Nothing runs, so nothing could change what the heap holds: declining would hang.
+    assert heap.pop(lambda task, taken: False) == "only"

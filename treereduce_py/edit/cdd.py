@@ -198,6 +198,9 @@ class CDD:
     subsets: bool = False
     # The planner recuts each round by the elements' sizes (`by_weight`).
     by_bytes: bool = False
+    # The first round of a list has at least this many chunks (or one per element): the tests
+    # running at once (`--jobs`) in parallel mode, so a list starts with work for every worker.
+    width: int = 1
 
     def __post_init__(self) -> None:
         _check_p0(self.p0)
@@ -208,7 +211,8 @@ class CDD:
         With `adaptive`, a list longer than 2/p0 starts at an earlier (negative) round whose
         probability is about 2/length: the counter schedule then runs as usual from there, so
         a long list needing few elements is cut down in halves first, as ddmin would, instead
-        of being tested ten elements at a time.
+        of being tested ten elements at a time. With a `width` above the first round's chunks,
+        the schedule starts at the first later round that has `width` (or `length`) of them.
         """
         if length < 0:
             raise ValueError(f"negative list length {length}")
@@ -242,19 +246,26 @@ class CDD:
         return None
 
     def _round(self, length: int, round_number: int) -> Round:
+        wanted = min(self.width, length)
+        while -(-length // _size(round_number, self.p0)) < wanted:
+            round_number += 1
         size = _size(round_number, self.p0)
         return Round(length, _consecutive_chunks(length, size), counter=round_number)
 
 
 def cdd(
-    p0: float = DEFAULT_P0, adaptive: bool = False, subsets: bool = False, by_bytes: bool = False
+    p0: float = DEFAULT_P0,
+    adaptive: bool = False,
+    subsets: bool = False,
+    by_bytes: bool = False,
+    width: int = 1,
 ) -> CDD:
     """The CDD schedule with initial probability `p0` (see `CDD.first` for `adaptive`,
     `CDD.next` for `subsets`, `by_weight` for `by_bytes`).
 
     Raises ValueError if p0 is not strictly between 0 and 1.
     """
-    return CDD(p0, adaptive, subsets, by_bytes)
+    return CDD(p0, adaptive, subsets, by_bytes, width)
 
 
 def by_weight(rnd: Round, weights: Sequence[int]) -> Round:

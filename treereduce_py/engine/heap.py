@@ -59,13 +59,19 @@ class TaskHeap(Generic[T]):
 
         With `fits`, the best of the first `SCAN` tasks that fits (`fits(task, False)`) and
         whose gain is at least `floor` times the best's is taken, and the best task when none
-        does (told so by `fits(task, True)`). `fits` runs under the heap's lock, so it may
-        claim the task it accepts or is given."""
+        does (told so by `fits(task, True)`). That call may decline it (return False) while
+        another task runs: the pop then waits for a task to end or arrive and looks again (with
+        none running, the best is taken all the same). `fits` runs under the heap's lock, so it
+        may claim the task it accepts or is given."""
         with self._cond:
             while not self._closed:
                 if self._heap:
-                    self._active += 1
-                    return self._best(fits, floor)
+                    task = self._best(fits, floor)
+                    if task is not None:
+                        self._active += 1
+                        return task
+                    self._cond.wait()  # the best was declined: wait for a test to end
+                    continue
                 if self._active == 0:
                     self._cond.notify_all()
                     return None
@@ -83,15 +89,17 @@ class TaskHeap(Generic[T]):
                 self._active += 1
             return task
 
-    def _best(self, fits: Callable[[T, bool], bool] | None, floor: float) -> T:
+    def _best(self, fits: Callable[[T, bool], bool] | None, floor: float) -> T | None:
         if fits is None:
             return heapq.heappop(self._heap)[4]
-        task = self._scan(fits, fallback=True, floor=floor)
-        assert task is not None  # the heap was not empty
-        return task
+        return self._scan(fits, fallback=True, floor=floor, force=self._active == 0)
 
     def _scan(
-        self, fits: Callable[[T, bool], bool], fallback: bool, floor: float = 0.0
+        self,
+        fits: Callable[[T, bool], bool],
+        fallback: bool,
+        floor: float = 0.0,
+        force: bool = False,
     ) -> T | None:
         skipped: list[tuple[int, int, str, int, T]] = []
         chosen = None
@@ -103,9 +111,8 @@ class TaskHeap(Generic[T]):
                 chosen = entry
                 break
             skipped.append(entry)
-        if chosen is None and fallback:  # nothing near the top fits: the best after all
-            chosen = skipped.pop(0)
-            fits(chosen[4], True)
+        if chosen is None and fallback and (fits(skipped[0][4], True) or force):
+            chosen = skipped.pop(0)  # nothing near the top fits: the best after all
         for entry in skipped:
             heapq.heappush(self._heap, entry)
         return None if chosen is None else chosen[4]
@@ -114,8 +121,7 @@ class TaskHeap(Generic[T]):
         """A popped task is finished (its follow-ups, if any, were pushed before)."""
         with self._cond:
             self._active -= 1
-            if self._active == 0 and not self._heap:
-                self._cond.notify_all()
+            self._cond.notify_all()  # the pass may be over, or a declined task now fits
 
     def close(self) -> None:
         """Stop: every waiting and future `pop` returns None."""

@@ -398,7 +398,8 @@ class Session:
                 else SyntaxCheck(self.lang, table, tree),
                 max_errors=table.errors if tree is None else count_errors(tree),
             )
-            planner = stage.planner(table, facts, self.options.p0)
+            width = 1 if self.options.deterministic else self.jobs
+            planner = stage.planner(table, facts, self.options.p0, width)
             changed = engine.run_pass(
                 table, planner, self.last_pass, self.options.deterministic, same_length
             )

@@ -9,11 +9,12 @@ from a registry of planner kinds, each stating which stage options it honours. L
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from treereduce_py.edit.cdd import DEFAULT_P0, ListSchedule, cdd, ddmin, with_subsets
+from treereduce_py.edit.cdd import CDD, DEFAULT_P0, ListSchedule, cdd, ddmin, with_subsets
 from treereduce_py.edit.tasks import Planner
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.facts import SyntaxFacts
@@ -101,8 +102,14 @@ class Stage:
     def honours(self) -> frozenset[StageOption]:
         return PLANNERS[self.planner_kind].honours
 
-    def planner(self, table: NodeTable, facts: SyntaxFacts, p0: float = DEFAULT_P0) -> Planner:
+    def planner(
+        self, table: NodeTable, facts: SyntaxFacts, p0: float = DEFAULT_P0, width: int = 1
+    ) -> Planner:
+        """The stage's planner over `table`; a CDD schedule's first rounds have at least `width`
+        chunks (cdd.CDD.width)."""
         schedule = SCHEDULES[self.schedule or "cdd"](p0)
+        if isinstance(schedule, CDD) and width > 1:
+            schedule = dataclasses.replace(schedule, width=width)
         hoist = self.hoist if self.hoist is not None else True
         replace = self.replace if self.replace is not None else True
         return PLANNERS[self.planner_kind].build(table, facts, schedule, hoist, replace)
