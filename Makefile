@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel bench-presets bench-scale bench-cluster bench-spread bench-together clean
+.PHONY: demo test lint typecheck pytest bench bench-parallel bench-sleeping bench-presets bench-scale bench-cluster bench-spread bench-together clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -58,6 +58,7 @@ bench: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench,cluster]'
 	$(BIN)/python bench/run.py --no-scaling --no-report $(BENCH_RESUME)
 	$(BIN)/python bench/scaling.py
+	$(BIN)/python bench/sleeping.py
 	$(BIN)/python bench/scale.py --tools treereduce-py,cvise
 	$(BIN)/python bench/scale.py --sizes 100m --tests fast --tools treereduce-py,cvise
 	$(BIN)/python bench/scale.py --sizes 100k --tools shrinkray
@@ -70,6 +71,13 @@ bench-parallel: $(STAMP)
 	$(BIN)/python bench/prepare.py python-orders-exception js-orders-exception c-orders-abort \
 		java-ledger-exception
 	$(BIN)/python bench/scaling.py --only parallel
+	$(BIN)/python bench/report.py --allow-mixed peers
+
+# The engine's own parallel speed-up: the three padded cases' inputs with an in-process test that
+# sleeps 0.5 s and holds no core (3 cases x jobs 1-16 x 2 modes: about 20 min), then the report.
+bench-sleeping: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench]'
+	$(BIN)/python bench/sleeping.py
 	$(BIN)/python bench/report.py --allow-mixed peers
 
 # The strategy presets family (docs/strategies.md): every --strategy preset on five cases in five

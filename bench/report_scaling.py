@@ -236,12 +236,43 @@ def plot_parallel(par: dict[str, Any]) -> None:
     plt.close(fig)
 
 
+def sleeping_section(sl: dict[str, Any], allow_mixed: bool = False) -> list[str]:
+    """Markdown for bench/sleeping.py's runs: the engine's speed-up with a test that sleeps."""
+    runs: list[Run] = sl["runs"]
+    commits = family_commits(runs, "sleeping", allow_mixed)
+    out = [
+        "### Parallel speed-up of the engine alone: a test that sleeps",
+        "",
+        "The same three generated inputs, reduced in-process through the Python API by "
+        f"`{sl['strategy']}` with a test that sleeps {sl['sleep']:g} s and then keeps a "
+        "candidate iff it still holds the strings of the case's crash path in order "
+        "(bench/sleeping.py names them): a test that holds no core, so that on this 2-core "
+        "machine the engine, not the cores, limits the speed-up (the tests it has ready, the "
+        "tests it wastes, its own CPU). The engine's syntax check still turns away candidates "
+        "with more parse errors than the best. The targets are issue 28's for the padded "
+        "cases. Engine commits: "
+        f"{', '.join(commits)}. Re-run: `python bench/sleeping.py`.",
+        "",
+    ]
+    out += mixed_note(commits)
+    counted = {r["case"] for r in runs}
+    for mode in sorted({r["mode"] for r in runs}):
+        out += _mode_lines(runs, mode, counted)
+    out += ["All runs:", ""]
+    out += markdown_table(PARALLEL_COLUMNS, parallel_rows(runs))
+    return [*out, ""]
+
+
 def scaling_section(scaling: dict[str, Any], allow_mixed: bool = False) -> list[str]:
-    """Markdown for bench/scaling.py's results (and its plots), if it has run."""
+    """Markdown for bench/scaling.py's and bench/sleeping.py's results (and their plots), if
+    they have run."""
     out = ["## Scaling", ""]
     par = scaling.get("parallel")
     if par:
         out += parallel_section(par, allow_mixed)
+    sleeping = scaling.get("sleeping")
+    if sleeping:
+        out += sleeping_section(sleeping, allow_mixed)
     size = scaling.get("size")
     if size:
         out += [

@@ -52,3 +52,20 @@ def test_a_padded_case_below_target_is_named() -> None:
     text = "\n".join(report_scaling.parallel_section(par, allow_mixed=True))
     assert "a runs 200 tests at 8 jobs, over 1.15x the jobs-1 count 100" in text
     assert "java runs" not in text
+
+
+def test_the_sleeping_family_counts_every_case_and_names_its_misses() -> None:
+    runs = []
+    for case, speedup in (("a", 6.0), ("b", 5.0), ("c", 8.0)):
+        runs += [run(case, "default", 1, 300.0), run(case, "default", 8, 300.0 / speedup)]
+    sleeping = {"sleep": 0.5, "strategy": "--strategy priority --fast", "runs": runs}
+    text = "\n".join(report_scaling.sleeping_section(sleeping))
+    assert "a test that sleeps 0.5 s" in text
+    assert "| **median** |  | **1.00** | **6.00** |" in text  # over all three cases
+    assert "Every target is met." in text
+    runs[1] = run("a", "default", 8, 100.0)  # 3x, and 5x: the median is below the target
+    text = "\n".join(report_scaling.sleeping_section(sleeping))
+    assert "median speed-up at 8 jobs is 5.00x, target 6.0x" in text
+    # The page shows it once the family has run, after the padded family's section.
+    page = "\n".join(report_scaling.scaling_section({"sleeping": sleeping}))
+    assert "### Parallel speed-up of the engine alone: a test that sleeps" in page
