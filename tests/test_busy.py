@@ -7,13 +7,14 @@ from collections.abc import Iterable
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_engine import LINES, Run, keeps
+from test_engine import LINES, EachLine, Run, keeps
 
 import treereduce_py
 from treereduce_py import events
 from treereduce_py.edit.edits import Edits
 from treereduce_py.edit.tasks import Delete, DeleteChunk, Task
 from treereduce_py.judge.busy import WASTE, busy_shares
+from treereduce_py.lang.syntax import NodeTable
 
 WAIT = 10.0  # seconds a scripted test waits for the other one at most (a guard, not a timing)
 
@@ -211,3 +212,32 @@ def test_a_task_started_while_a_merge_is_tested_is_built_on_the_union() -> None:
     assert not has(c_candidates[0], 0) and not has(c_candidates[0], 1)
     gone = (b"line 00\n", b"line 01\n", b"line 09\n")
     assert run.best.data == b"".join(x for x in LINES.splitlines(keepends=True) if x not in gone)
+
+
+class Speculating(EachLine):
+    """EachLine, recording which tasks were asked what a failure would start."""
+
+    def __init__(self, table: NodeTable) -> None:
+        super().__init__(table)
+        self.asked: list[Task] = []
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        with self.lock:
+            self.asked.append(task)
+        return ()
+
+
+def test_every_task_a_worker_starts_is_asked_for_its_speculation_however_full_the_heap() -> None:
+    # Twelve line deletions that all fail, on two workers: the heap holds more than two tasks
+    # nearly all along, and a list's next round (rounds.py) must still start beside the last
+    # chunks of its round.
+    every_line = [b"line %02d" % i for i in range(12)]
+    run = Run(keeps(*every_line), jobs=2)
+    planner = Speculating(run.table)
+    assert not run.run(planner)
+    assert set(planner.asked) == {task for task, _ in planner.answers}
+    assert len(planner.answers) == 12
+    one = Run(keeps(*every_line), jobs=1)
+    alone = Speculating(one.table)
+    one.run(alone)
+    assert alone.asked == []  # one worker has nobody to start them

@@ -12,10 +12,10 @@ A candidate whose snapshot a commit overtook before its test started is rebuilt 
 state rather than tested stale. While a merge's union is tested, it is the *projected* state:
 tasks started meanwhile are built on it, and it is installed as that very state when it passes.
 
-Workers never wait for each other. When the heap runs low, a worker that starts a task also
-queues what the planner would do next if the task failed (C-Reduce's speculation): the children
-of a node whose deletion is being tested. If the deletion succeeds, those tasks no longer apply
-and are dropped without a test. A worker takes such a dependent task (one that edits a subtree
+Workers never wait for each other. A worker that starts a task also queues what the planner
+would do next if the task failed (C-Reduce's speculation): the children of a node whose deletion
+is being tested, a list's next round while the last chunks of its round are out. If the deletion
+succeeds, those tasks no longer apply and are dropped without a test. A worker takes such a dependent task (one that edits a subtree
 another worker's task edits, or a success waiting to be merged) only when nothing independent is
 near the top of the heap, and not at all while the task it overlaps is worth `DECLINE` times
 more: it waits for that answer instead (a chunk of a long list usually passes, and then the
@@ -356,7 +356,7 @@ class _Parallel(_Pass):
         base, cand, verdict = tested
         if verdict is None:
             self.settle([task], False)
-            if self.engine.jobs > 1 and len(self.heap) < self.engine.jobs:
+            if self.engine.jobs > 1:
                 self.push(self.planner.speculate(task))  # a round's last chunks are running
             return None
         if self.commit(base, cand, verdict):
@@ -378,7 +378,7 @@ class _Parallel(_Pass):
             if not self.better(cand.text, base.text):
                 self.settle([task], False)
                 return None
-            if rebuilds == 0 and len(self.heap) < self.engine.jobs:
+            if rebuilds == 0 and self.engine.jobs > 1:
                 self.push(self.planner.speculate(task))
             fresh = None if rebuilds >= REBUILDS else self.current(base)
             try:

@@ -7,7 +7,7 @@ group reads which of its nodes the edits removed and asks the schedule for the n
 
 Planned only then, the next round leaves workers idle at the end of each round: in the first
 quarter of a run the rounds over the top-level list kept 3-4 tests running at 8 jobs. So when
-the engine's heap runs low and at most `AHEAD_OUT` chunks of a round are out, a chunk being
+at most `AHEAD_OUT` chunks of a round are out (in parallel mode), a chunk being
 tested or just failed also starts its list's next round, assuming the chunks still out all fail
 (C-Reduce's speculation past failures). A schedule is a function of
 the round and the deleted indices, so when the round ends with the deletions assumed, the round
