@@ -12,14 +12,15 @@ A candidate whose snapshot a commit overtook before its test started is rebuilt 
 state rather than tested stale. While a merge's union is tested, it is the *projected* state:
 tasks started meanwhile are built on it, and it is installed as that very state when it passes.
 
-Workers never wait for each other. A worker that starts a task also queues what the planner
-would do next if the task failed (C-Reduce's speculation): the children of a node whose deletion
-is being tested, a list's next round while the last chunks of its round are out. If the deletion
-succeeds, those tasks no longer apply and are dropped without a test. A worker takes such a dependent task (one that edits a subtree
-another worker's task edits, or a success waiting to be merged) only when nothing independent is
-near the top of the heap, and not at all while the task it overlaps is worth `DECLINE` times
-more: it waits for that answer instead (a chunk of a long list usually passes, and then the
-small task inside it would have been tested for nothing).
+Workers never wait for each other's answers to go on. A worker that starts a task also queues
+what the planner would do next if the task failed (C-Reduce's speculation): the children of a
+node whose deletion is being tested, a list's next round while the last chunks of its round are
+out. If the deletion succeeds, those tasks no longer apply and are dropped without a test. A
+worker takes such a dependent task (one that edits a subtree another worker's task edits, or a
+success waiting to be merged) only when nothing independent is near the top of the heap, and
+not at all while the task it overlaps is worth `DECLINE` times more: it waits for that answer
+instead (a chunk of a long list usually passes, and then the small task inside it would have
+been tested for nothing).
 
 Every change of the state and the best goes through `_Pass.commit`, which hands the judge's
 `Interesting` answer to the commit service (commit.py): only the oracle can make a candidate
