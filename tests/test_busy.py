@@ -45,7 +45,20 @@ def on_commit(run: Run, event: threading.Event) -> None:
     run.best.offer = offered  # type: ignore[method-assign]
 
 
-class ChunkAndLine:
+class Scripted:
+    """A planner with fixed first tasks (`initial`): no follow-ups, no speculation."""
+
+    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
+        return ()
+
+    def speculate(self, task: Task) -> Iterable[Task]:
+        return ()
+
+    def wanted(self, task: Task) -> bool:
+        return True
+
+
+class ChunkAndLine(Scripted):
     """Delete lines 0-2 together and line 2 alone: the chunk's success makes the line moot.
     (The chunk is worth under `engine.DECLINE` times the line, so the line's test starts
     beside it.)"""
@@ -56,15 +69,6 @@ class ChunkAndLine:
 
     def initial(self) -> Iterable[Task]:
         return [DeleteChunk(tuple(self.lines[: self.size])), Delete(self.lines[2])]
-
-    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
-        return ()
-
-    def speculate(self, task: Task) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
 
 
 def test_a_test_whose_edit_a_concurrent_success_removed_is_counted_moot() -> None:
@@ -155,7 +159,7 @@ def test_in_deterministic_mode_no_test_is_stale_at_any_jobs() -> None:
     assert four.counters.tests == one.counters.tests
 
 
-class MergeAndFollowUp:
+class MergeAndFollowUp(Scripted):
     """Lines 1 and 5 as one chunk, lines 0 and 1 each alone, and line 9 once the chunk failed
     (its follow-up: queued while the merge of line 1's success is tested)."""
 
@@ -168,12 +172,6 @@ class MergeAndFollowUp:
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return [Delete(self.lines[9])] if isinstance(task, DeleteChunk) else []
-
-    def speculate(self, task: Task) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
 
 
 def test_a_task_started_while_a_merge_is_tested_is_built_on_the_union() -> None:

@@ -198,8 +198,8 @@ class CDD:
     subsets: bool = False
     # The planner recuts each round by the elements' sizes (`by_weight`).
     by_bytes: bool = False
-    # The first round of a list has at least this many chunks (or one per element): the tests
-    # running at once (`--jobs`) in parallel mode, so a list starts with work for every worker.
+    # Every round of a list has at least this many chunks (or one per element): the tests
+    # running at once (`--jobs`) in parallel mode, so each round has work for every worker.
     width: int = 1
 
     def __post_init__(self) -> None:
@@ -211,8 +211,8 @@ class CDD:
         With `adaptive`, a list longer than 2/p0 starts at an earlier (negative) round whose
         probability is about 2/length: the counter schedule then runs as usual from there, so
         a long list needing few elements is cut down in halves first, as ddmin would, instead
-        of being tested ten elements at a time. With a `width` above the first round's chunks,
-        the schedule starts at the first later round that has `width` (or `length`) of them.
+        of being tested ten elements at a time. A round with fewer than `width` chunks (and
+        fewer than `length`) is skipped for the first later round that has them (`_round`).
         """
         if length < 0:
             raise ValueError(f"negative list length {length}")

@@ -341,12 +341,13 @@ class _Parallel(_Pass):
         mine = footprint(self.table, item)
         if not taken and any(overlap(mine, fp) for fp in also):
             return False
+        worth = gain(self.table, item)
         with self.running_lock:
             busy = itertools.chain(self.running.values(), self.held.values())
             over = [g for fp, g in busy if overlap(mine, fp)]
-            if over and (not taken or max(over) >= DECLINE * gain(self.table, item)):
+            if over and (not taken or max(over) >= DECLINE * worth):
                 return False
-            self.running[worker] = (mine, gain(self.table, item))
+            self.running[worker] = (mine, worth)
         return True
 
     def attempt(self, task: Task, worker: int) -> None:
@@ -479,8 +480,8 @@ class _Parallel(_Pass):
         settles them) does not wait for it. Merges nearly always pass, and the union alone is
         installed as that very state, so the tasks built on it are then current; after a union
         that failed or passed with its rider, their successes are proposed as any built on an
-        overtaken state are. (At 8 and 16 jobs, with a test that sleeps, this halved the stale
-        tests.)"""
+        overtaken state are. (At 8 and 16 jobs, with a test that sleeps, this about halved the
+        stale tests in unstored runs of one each.)"""
         spans = diff(self.table, base.edits, base.shifts, edits)
         assert spans is not None  # the union was built on `base`
         cand = _Candidate(edits, spans, apply(base.text, spans))

@@ -105,7 +105,7 @@ class Stage:
     def planner(
         self, table: NodeTable, facts: SyntaxFacts, p0: float = DEFAULT_P0, width: int = 1
     ) -> Planner:
-        """The stage's planner over `table`; a CDD schedule's first rounds have at least `width`
+        """The stage's planner over `table`; a CDD schedule's rounds have at least `width`
         chunks (cdd.CDD.width)."""
         schedule = SCHEDULES[self.schedule or "cdd"](p0)
         if isinstance(schedule, CDD) and width > 1:
