@@ -139,6 +139,21 @@ def last_stats(events: list[dict[str, Any]]) -> tuple[dict[str, Any], str]:
     return (max(stats, key=lambda s: s.get("elapsed", 0)) if stats else {}), "no-done"
 
 
+def run_numbers(stats: dict[str, Any], wall: float, jobs: int) -> dict[str, Any]:
+    """A parallel run's numbers from the stats of its `done` event (as in `--json`): wall time,
+    tests, utilization, engine share, test and CPU seconds, busy quarters, wasted tests."""
+    return {
+        "wall_time": round(wall, 2),
+        "tests": int(stats.get("tests", 0)),
+        "utilization": round(stats.get("test_seconds", 0.0) / (jobs * wall), 3),
+        "overhead_share": round(stats.get("cpu_seconds", 0.0) / wall, 3),
+        "test_seconds": round(stats.get("test_seconds", 0.0), 2),
+        "busy_quarters": list(stats.get("busy_quarters", [])),
+        "wasted": dict(stats.get("wasted", {})),
+        "cpu_seconds": round(stats.get("cpu_seconds", 0.0), 2),
+    }
+
+
 def reduce_once(case: Case, jobs: int, mode: str, max_time: float, tmp: Path) -> dict[str, Any]:
     """One CLI reduction of the case with the padded test; its numbers and its gzipped events."""
     out = tmp / f"out-{case.name}-{mode}-{jobs}{case.input_path.suffix}"
@@ -159,15 +174,8 @@ def reduce_once(case: Case, jobs: int, mode: str, max_time: float, tmp: Path) ->
         "case": case.name,
         "mode": mode,
         "jobs": jobs,
-        "wall_time": round(wall, 2),
-        "tests": int(stats.get("tests", 0)),
+        **run_numbers(stats, wall, jobs),
         "final_bytes": out.stat().st_size if out.exists() else -1,
-        "utilization": round(stats.get("test_seconds", 0.0) / (jobs * wall), 3),
-        "overhead_share": round(stats.get("cpu_seconds", 0.0) / wall, 3),
-        "test_seconds": round(stats.get("test_seconds", 0.0), 2),
-        "busy_quarters": stats.get("busy_quarters", []),
-        "wasted": stats.get("wasted", {}),
-        "cpu_seconds": round(stats.get("cpu_seconds", 0.0), 2),
         "reason": reason,
         "exit_code": proc.returncode,
         "still_interesting": out.exists() and run_test(case, out),

@@ -21,6 +21,7 @@ Results go to bench/results/scaling.json under "sleeping"; bench/report.py rende
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import subprocess
@@ -31,6 +32,7 @@ from typing import Any
 
 from prepare import load_cases, prepare_case
 from provenance import stamp
+from scaling import run_numbers
 
 BENCH = Path(__file__).resolve().parent
 RESULTS = BENCH / "results"
@@ -123,15 +125,8 @@ def one(case: str, jobs: int, mode: str, sleep: float) -> dict[str, Any]:
         "case": case,
         "mode": mode,
         "jobs": jobs,
-        "wall_time": round(wall, 2),
-        "tests": stats.tests,
+        **run_numbers(dataclasses.asdict(stats), wall, jobs),
         "final_bytes": len(result.reduced),
-        "utilization": round(stats.test_seconds / (jobs * wall), 3),
-        "overhead_share": round(stats.cpu_seconds / wall, 3),
-        "test_seconds": round(stats.test_seconds, 2),
-        "busy_quarters": list(stats.busy_quarters),
-        "wasted": dict(stats.wasted),
-        "cpu_seconds": round(stats.cpu_seconds, 2),
         "reason": result.reason,
         "still_interesting": keeps(result.reduced, strings),
     }
