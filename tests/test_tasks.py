@@ -31,6 +31,7 @@ from treereduce_py.edit.tasks import (
     Substitute,
     Task,
     anchor,
+    cover,
     footprint,
     gain,
     overlap,
@@ -416,6 +417,22 @@ def test_overlap_is_whether_two_sets_of_subtrees_share_a_node(a: list[int], b: l
 
     fa, fb = (footprint(t, DeleteChunk(tuple(ns))) for ns in (a, b))
     assert overlap(fa, fb) == bool(inside(a) & inside(b))
+
+
+@given(
+    st.lists(st.integers(0, 40), max_size=6),
+    st.lists(st.lists(st.integers(0, 40), max_size=70), max_size=5),
+)
+@settings(max_examples=200, deadline=None)
+def test_a_cover_overlaps_what_any_of_its_footprints_overlaps(
+    a: list[int], bs: list[list[int]]
+) -> None:
+    src = b"".join(b"def f%d(x):\n    return [x, x + 1, (x, 2)]\n" % i for i in range(3))
+    t = table_of("python", src)
+    mine = footprint(t, DeleteChunk(tuple(n % len(t) for n in a)))
+    # Lists longer than FOOTPRINT_NODES get one range around them: ranges that cross.
+    prints = [footprint(t, DeleteChunk(tuple(n % len(t) for n in b))) for b in bs]
+    assert overlap(mine, cover(prints)) == any(overlap(mine, p) for p in prints)
 
 
 def test_a_long_chunk_has_one_range_around_its_nodes() -> None:

@@ -291,7 +291,17 @@ def footprint(table: NodeTable, task: Task) -> Footprint:
     nodes = task.edited()
     if len(nodes) > FOOTPRINT_NODES:  # one range around them all: cheap, and rarely too wide
         return (min(nodes),), (max(map(table.last.__getitem__, nodes)),)
-    ranges = sorted((n, table.last[n]) for n in nodes)
+    return _merged(sorted((n, table.last[n]) for n in nodes))
+
+
+def cover(prints: Iterable[Footprint]) -> Footprint:
+    """One footprint that overlaps what any of `prints` overlaps: the engine checks a task
+    against every running test at once."""
+    return _merged(sorted(r for starts, ends in prints for r in zip(starts, ends, strict=True)))
+
+
+def _merged(ranges: list[tuple[int, int]]) -> Footprint:
+    """Sorted index ranges as a footprint: those that overlap merged into one."""
     starts: list[int] = []
     ends: list[int] = []
     for lo, hi in ranges:

@@ -47,6 +47,7 @@ from treereduce_py.edit.tasks import (
     Planner,
     Task,
     anchor,
+    cover,
     footprint,
     gain,
     overlap,
@@ -272,6 +273,12 @@ class _Parallel(_Pass):
         self.pending: list[Task] = []
         self.running: dict[int, tuple[Footprint, int]] = {}  # worker -> what its task edits, gain
         self.held: dict[Task, tuple[Footprint, int]] = {}  # proposals not settled yet, likewise
+        # The union of those footprints, rebuilt after a change (None): a task is checked
+        # against all of them with one lookup.
+        self.busy: Footprint | None = None
+        # Footprint and gain of each task a pop has looked at, until it is taken: a declined
+        # task is looked at again at every pop (id -> task, footprint, gain).
+        self.prints: dict[int, tuple[_Item, Footprint, int]] = {}
         # The union a merge is testing, as the state it installs if it passes: tasks started
         # meanwhile are built on it (`test`).
         self.projected: _State | None = None
@@ -308,6 +315,8 @@ class _Parallel(_Pass):
             finally:
                 with self.running_lock:
                     self.running.pop(worker, None)
+                    self.busy = None
+                self.prints.pop(id(item), None)
                 self.heap.done()
 
     def worth(self, item: _Item) -> float:
@@ -338,17 +347,31 @@ class _Parallel(_Pass):
         nothing independent is near the top of the heap (speculation, rather than idling)."""
         if isinstance(item, _Merge):
             return True
-        mine = footprint(self.table, item)
+        known = self.prints.get(id(item))
+        if known is None or known[0] is not item:
+            known = (item, footprint(self.table, item), gain(self.table, item))
+            self.prints[id(item)] = known
+        _, mine, worth = known
         if not taken and any(overlap(mine, fp) for fp in also):
             return False
-        worth = gain(self.table, item)
         with self.running_lock:
-            busy = itertools.chain(self.running.values(), self.held.values())
-            over = [g for fp, g in busy if overlap(mine, fp)]
-            if over and (not taken or max(over) >= DECLINE * worth):
-                return False
+            if not taken:
+                if self.busy is None:
+                    self.busy = cover(fp for fp, _ in self.footprints())
+                if overlap(mine, self.busy):
+                    return False
+            else:
+                over = [g for fp, g in self.footprints() if overlap(mine, fp)]
+                if over and max(over) >= DECLINE * worth:
+                    return False
             self.running[worker] = (mine, worth)
+            self.busy = None
         return True
+
+    def footprints(self) -> Iterable[tuple[Footprint, int]]:
+        """What the running tests and the held proposals edit, with their gains (the caller
+        holds `running_lock`)."""
+        return itertools.chain(self.running.values(), self.held.values())
 
     def attempt(self, task: Task, worker: int) -> None:
         """Test `task` on the current state; commit, propose, or settle it as failed."""
@@ -523,6 +546,7 @@ class _Parallel(_Pass):
         with self.running_lock:
             for task in tasks:
                 self.held.pop(task, None)
+            self.busy = None
         super().settle(tasks, accepted)
 
     def propose(self, tasks: Sequence[Task]) -> None:
@@ -533,6 +557,7 @@ class _Parallel(_Pass):
         held = {t: (footprint(self.table, t), gain(self.table, t)) for t in tasks}
         with self.running_lock:
             self.held.update(held)
+            self.busy = None
         with self.lock:
             self.pending.extend(tasks)
             if not self.merging:
