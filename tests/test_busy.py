@@ -107,6 +107,33 @@ def test_a_task_inside_a_running_test_worth_far_more_waits_for_its_answer() -> N
     assert dict(run.counters.wasted) == {"stale": 0, "moot": 0, "merge": 0}
 
 
+class WholeAndChunk(Scripted):
+    """Delete the whole text, and lines 0-2 (worth far less than `engine.DECLINE` times less)."""
+
+    def __init__(self, run: Run) -> None:
+        self.lines = list(run.table.children(0))
+
+    def initial(self) -> Iterable[Task]:
+        return [Delete(0), DeleteChunk(tuple(self.lines[:3]))]
+
+
+def test_the_whole_texts_deletion_keeps_no_task_waiting() -> None:
+    chunk_started = threading.Event()
+    beside: list[bool] = []
+
+    def predicate(candidate: bytes) -> bool:
+        if not candidate.strip():  # the whole text's deletion: is the chunk tested meanwhile?
+            beside.append(chunk_started.wait(WAIT))
+            return False
+        chunk_started.set()
+        return True
+
+    run = Run(predicate, jobs=2)
+    assert run.run(WholeAndChunk(run))
+    assert beside == [True]
+    assert run.counters.tests == 2
+
+
 def test_a_success_on_an_overtaken_state_is_counted_stale() -> None:
     first, committed = threading.Event(), threading.Event()
 

@@ -43,6 +43,7 @@ from treereduce_py import events
 from treereduce_py.edit.edits import Edits, Span, apply, diff, shifts, spans_since
 from treereduce_py.edit.order import shorter, smaller
 from treereduce_py.edit.tasks import (
+    Delete,
     Footprint,
     Planner,
     Task,
@@ -364,7 +365,10 @@ class _Parallel(_Pass):
                 over = [g for fp, g in self.footprints() if overlap(mine, fp)]
                 if over and max(over) >= DECLINE * worth:
                     return False
-            self.running[worker] = (mine, worth)
+            # The whole text's deletion blocks nothing: it almost never passes, and the first
+            # round over the top-level list would wait a test-time for it.
+            whole = isinstance(item, Delete) and item.node == 0
+            self.running[worker] = (((), ()) if whole else mine, worth)
             self.busy = None
         return True
 
