@@ -12,11 +12,14 @@ from typing import Any, cast
 import pytest
 import tree_sitter
 import tree_sitter_language_pack as pack
+from hypothesis import given
+from hypothesis import strategies as st
 
 from treereduce_py.lang.hints import (
     CAPTURE,
     SETTING,
     Hints,
+    Match,
     QueryFileError,
     QueryMatches,
     Replacement,
@@ -767,3 +770,28 @@ def test_a_pattern_without_its_parts_is_refused(
     mark = pattern.rsplit("@", 1)[1]
     with pytest.raises(QueryFileError, match=rf"bad.scm:2: an @{mark} pattern lacks {missing}"):
         load_hints(lang, _language(lang), (tmp_path,), vocabulary())
+
+
+@given(
+    st.lists(
+        st.dictionaries(
+            st.sampled_from(["a", "b", "c"]),
+            st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3), st.just(1)), max_size=2),
+        ),
+        max_size=8,
+    ),
+    st.lists(st.sampled_from(["a", "b", "c"]), min_size=1, max_size=2),
+)
+def test_groups_are_the_matches_with_one_node_for_each_name(
+    raw: list[dict[str, list[tuple[int, int, int]]]], names: list[str]
+) -> None:
+    matches = QueryMatches(tuple(Match({k: tuple(v) for k, v in m.items()}) for m in raw))
+    whole = sorted(
+        {
+            tuple(m.captures[n][0] for n in names)
+            for m in matches.matches
+            if all(len(m.captures.get(n, ())) == 1 for n in names)
+        }
+    )
+    assert matches.groups(names) == whole
+    assert matches.groups(names[::-1]) == sorted(tuple(g[::-1]) for g in whole)  # index reused

@@ -28,7 +28,7 @@ import importlib.resources
 import re
 import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import tree_sitter
@@ -83,6 +83,9 @@ class QueryMatches:
     """Every match of every query file over one tree, in file and match order."""
 
     matches: tuple[Match, ...] = ()
+    # The matches holding each capture name, built at the first `groups`: a planner asks for
+    # several name sets, and most matches hold none of a set's names.
+    _holding: dict[str, list[Match]] = field(default_factory=dict, compare=False, repr=False)
 
     def spans(self) -> set[Span]:
         """Every span any capture holds."""
@@ -92,7 +95,15 @@ class QueryMatches:
         """For each match holding exactly one node for each of `names`, their spans in that
         order; sorted, without duplicates."""
         found: set[tuple[Span, ...]] = set()
-        for m in self.matches:
+        if not names:
+            return [()] if self.matches else []
+        if not self._holding:  # built whole, then published at once: another thread may ask
+            holding: dict[str, list[Match]] = {}
+            for m in self.matches:
+                for name in m.captures:
+                    holding.setdefault(name, []).append(m)
+            self._holding.update(holding)
+        for m in self._holding.get(names[0], ()):
             parts = [m.captures.get(name, ()) for name in names]
             if all(len(p) == 1 for p in parts):
                 found.add(tuple(p[0] for p in parts))
