@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import BadOptions, FlakyTest, NotInteresting, ReduceOptions, events, reduce
+from treereduce_py.engine.engine import GROUP
 from treereduce_py.judge.oracle import CommandOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import count_errors
@@ -125,6 +126,25 @@ def test_deterministic_mode_is_identical_at_any_jobs() -> None:
             reduce(PROGRAM, language="python", test=pred, jobs=jobs, deterministic=True).reduced
         )
     assert len(outs) == 1
+
+
+def test_deterministic_mode_cuts_a_long_list_in_a_groups_worth_of_chunks_at_any_jobs() -> None:
+    # 200 top-level statements, one of them needed: the first round over the list has at
+    # least engine.GROUP chunks (not halves), at one job as at four, so groups are full.
+    src = b"".join(b"x%d = %d\n" % (i, i) for i in range(200))
+    for jobs in (1, 4):
+        tested: list[bytes] = []
+
+        def keep_x150(candidate: bytes, tested: list[bytes] = tested) -> bool:
+            tested.append(candidate)
+            return b"x150 = 150" in candidate
+
+        result = reduce(src, language="python", test=keep_x150, jobs=jobs, deterministic=True)
+        assert result.reduced.strip() == b"x150 = 150"
+        # The first cut after the original's check and the whole text's deletion (a deleted
+        # statement leaves its line blank: count the statements):
+        cut = [200 - c.count(b" = ") for c in tested if 0 < c.count(b" = ") < 200]
+        assert 0 < cut[0] <= 200 // GROUP + 1  # an eighth of the list, not half
 
 
 def test_unknown_language_and_strategy() -> None:

@@ -199,7 +199,8 @@ class CDD:
     # The planner recuts each round by the elements' sizes (`by_weight`).
     by_bytes: bool = False
     # Every round of a list has at least this many chunks (or one per element): the tests
-    # running at once (`--jobs`) in parallel mode, so each round has work for every worker.
+    # running at once (`--jobs`) in parallel mode, a group's worth in deterministic mode, so
+    # each round has work for every worker.
     width: int = 1
 
     def __post_init__(self) -> None:

@@ -23,7 +23,7 @@ import tree_sitter
 
 from treereduce_py import events
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.engine import Engine
+from treereduce_py.engine.engine import GROUP, Engine
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
 from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
@@ -398,7 +398,9 @@ class Session:
                 else SyntaxCheck(self.lang, table, tree),
                 max_errors=table.errors if tree is None else count_errors(tree),
             )
-            width = 1 if self.options.deterministic else self.jobs
+            # Rounds with work for every worker: `jobs` chunks at least, or in deterministic mode
+            # a group's worth (a constant, so the output does not depend on `jobs`).
+            width = GROUP if self.options.deterministic else self.jobs
             planner = stage.planner(table, facts, self.options.p0, width)
             changed = engine.run_pass(
                 table, planner, self.last_pass, self.options.deterministic, same_length
