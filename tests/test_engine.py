@@ -497,3 +497,26 @@ def test_a_task_the_planner_no_longer_wants_is_settled_without_a_test(jobs: int)
     assert all(b"line %02d" % i in t for t in tested for i in (2, 3, 4))
     accepted = [t for t, ok in planner.settled if ok]  # no follow-ups for them
     assert len(planner.settled) == len(tasks) and set(accepted) == set(tasks[2:5])
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_deterministic_mode_tests_a_nodes_alternatives_in_one_group(jobs: int) -> None:
+    # Both alternatives of line 03 are tested on one state (at two jobs, at once); the first in
+    # heap order passes and is committed, and the second, though it passed too, is then moot:
+    # settled without another test, as one worker would have after the first.
+    both = threading.Barrier(2, timeout=10.0)
+    met: list[bool] = []
+
+    def predicate(candidate: bytes) -> bool:
+        if jobs == 2:
+            both.wait()  # breaks (an error) unless the two tests run at the same time
+            met.append(True)
+        return True
+
+    run = Run(predicate, jobs=jobs)
+    line = list(run.table.children(0))[3]
+    # Its deletion and a shorter text: gains 8 and 6.
+    assert run.run(Scripted([Delete(line), Replace(line, b"x\n")]), deterministic=True)
+    assert run.offered == [LINES.replace(b"line 03\n", b"")]
+    assert run.counters.tests == 2
+    assert met == ([True, True] if jobs == 2 else [])

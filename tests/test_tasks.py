@@ -37,6 +37,7 @@ from treereduce_py.edit.tasks import (
     overlap,
     task_edits,
     task_pairs,
+    within,
 )
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
@@ -406,7 +407,7 @@ def test_footprints_overlap_when_one_task_edits_inside_the_other() -> None:
 
 @given(st.lists(st.integers(0, 40), max_size=6), st.lists(st.integers(0, 40), max_size=6))
 @settings(max_examples=200, deadline=None)
-def test_overlap_is_whether_two_sets_of_subtrees_share_a_node(a: list[int], b: list[int]) -> None:
+def test_overlap_and_within_are_about_the_nodes_of_subtrees(a: list[int], b: list[int]) -> None:
     src = b"".join(b"def f%d(x):\n    return [x, x + 1, (x, 2)]\n" % i for i in range(3))
     t = table_of("python", src)
     a = [n % len(t) for n in a]
@@ -417,6 +418,7 @@ def test_overlap_is_whether_two_sets_of_subtrees_share_a_node(a: list[int], b: l
 
     fa, fb = (footprint(t, DeleteChunk(tuple(ns))) for ns in (a, b))
     assert overlap(fa, fb) == bool(inside(a) & inside(b))
+    assert within(fa, fb) == (inside(a) <= inside(b))
 
 
 @given(

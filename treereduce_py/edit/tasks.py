@@ -333,6 +333,17 @@ def anchor(task: Task) -> int:
     return task.anchor()
 
 
+def within(a: Footprint, b: Footprint) -> bool:
+    """Whether every range of `a` lies inside one range of `b`: when what `b` edits is
+    committed, `a` no longer applies."""
+    starts, ends = b
+    for lo, hi in zip(*a, strict=True):
+        k = bisect.bisect_right(starts, lo) - 1  # the last range of b starting by lo
+        if k < 0 or ends[k] < hi:
+            return False
+    return True
+
+
 def gain(table: NodeTable, task: Task) -> int:
     """Bytes the task removes from the original text of the pass (an upper bound later on)."""
     return task.gain(table)

@@ -54,6 +54,7 @@ from treereduce_py.edit.tasks import (
     overlap,
     task_edits,
     task_pairs,
+    within,
 )
 from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.heap import TaskHeap
@@ -575,10 +576,14 @@ class _InOrder(_Pass):
 
     A group is the next tasks in heap order that edit no node another task of the group edits
     (`tasks.footprint`), at most `GROUP` of them with a candidate to test; those that overlap
-    an earlier one wait for a later group. The group's candidates are all built on the current
-    state and tested `jobs` at a time; then the failures are settled and the successes
-    committed: one at once, several as their union, tested once (when the union fails, the
-    first success alone, the others back on the heap for the new state). The union is tested
+    an earlier one wait for a later group, except its rivals: a task inside an earlier one
+    and worth more than a `DECLINE`th of it (another alternative of one node). Heap order
+    decides: once an earlier task passes, its rivals are moot and go back on the heap
+    whatever their answers, as one worker would not have tested them. The group's candidates
+    are all built on the current state and tested `jobs` at a time; then the failures are
+    settled and the successes committed: one at once, several as their union, tested once
+    (when the union fails, the first success alone, the others back on the heap for the new
+    state). The union is tested
     beside the next group (of `GROUP` - 1), which is built on it: unions nearly always pass,
     and a union tested alone left all workers but one idle. When it fails, that group's
     answers are dropped and its tasks go back on the heap. What is tested and committed
@@ -650,7 +655,7 @@ class _InOrder(_Pass):
         twice at once by two workers, and once by one, which answers the second from the
         cache: the tests run would depend on `jobs`)."""
         group: list[tuple[Task, _Candidate]] = []
-        prints: list[Footprint] = []
+        prints: list[tuple[Footprint, int]] = []
         later: list[Task] = []  # taken, to go back on the heap
         texts: set[bytes] = set()  # a second task making the same text waits (for the cache)
         while len(group) < size and len(group) + len(later) < LOOKAHEAD * GROUP:
@@ -664,11 +669,15 @@ class _InOrder(_Pass):
                 self.settle([task], cand is None)
                 continue
             mine = footprint(self.table, task)
-            if cand.text in texts or any(overlap(mine, fp) for fp in prints):
+            worth = gain(self.table, task)
+            if cand.text in texts or any(
+                overlap(mine, fp) and (g >= DECLINE * worth or not within(mine, fp))
+                for fp, g in prints
+            ):
                 later.append(task)
                 continue
             group.append((task, cand))
-            prints.append(mine)
+            prints.append((mine, worth))
             texts.add(cand.text)
         self.push(later)
         return group
@@ -682,11 +691,19 @@ class _InOrder(_Pass):
         """Settle the failures and commit a single success; several successes make the union to
         test (with the next group), or when it cannot be built, the first commits alone."""
         won: list[tuple[Task, _Candidate, Interesting]] = []
+        prints: list[Footprint] = []
+        later: list[Task] = []
         for (task, cand), ok in zip(group, answers, strict=True):
+            mine = footprint(self.table, task)
+            if any(overlap(mine, fp) for fp in prints):
+                later.append(task)  # a rival of an earlier success: moot or tried again later
+                continue
             if ok is None:
                 self.settle([task], False)
-            else:
-                won.append((task, cand, ok))
+                continue
+            won.append((task, cand, ok))
+            prints.append(mine)
+        self.push(later)
         if not won or self.judge.stop_reason is not None:
             self.push([task for task, _, _ in won])
             return None
