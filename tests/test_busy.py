@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from hypothesis import given
 from hypothesis import strategies as st
-from test_engine import LINES, EachLine, Run, keeps
+from test_engine import LINES, EachLine, Run, Scripted, keeps
 
 import treereduce_py
 from treereduce_py import events
@@ -45,30 +45,12 @@ def on_commit(run: Run, event: threading.Event) -> None:
     run.best.offer = offered  # type: ignore[method-assign]
 
 
-class Scripted:
-    """A planner with fixed first tasks (`initial`): no follow-ups, no speculation."""
-
-    def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
-        return ()
-
-    def speculate(self, task: Task) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
-
-
-class ChunkAndLine(Scripted):
+def chunk_and_line(run: Run, size: int = 3) -> Scripted:
     """Delete lines 0-2 together and line 2 alone: the chunk's success makes the line moot.
     (The chunk is worth under `engine.DECLINE` times the line, so the line's test starts
     beside it.)"""
-
-    def __init__(self, run: Run, size: int = 3) -> None:
-        self.lines = list(run.table.children(0))
-        self.size = size
-
-    def initial(self) -> Iterable[Task]:
-        return [DeleteChunk(tuple(self.lines[: self.size])), Delete(self.lines[2])]
+    lines = list(run.table.children(0))
+    return Scripted([DeleteChunk(tuple(lines[:size])), Delete(lines[2])])
 
 
 def test_a_test_whose_edit_a_concurrent_success_removed_is_counted_moot() -> None:
@@ -85,7 +67,7 @@ def test_a_test_whose_edit_a_concurrent_success_removed_is_counted_moot() -> Non
 
     run = Run(predicate, jobs=2)
     on_commit(run, chunk_committed)
-    assert run.run(ChunkAndLine(run))
+    assert run.run(chunk_and_line(run))
     counts = run.counters
     assert counts.tests == 2
     assert dict(counts.wasted) == {"stale": 0, "moot": 1, "merge": 0}
@@ -99,7 +81,7 @@ def test_a_task_inside_a_running_test_worth_far_more_waits_for_its_answer() -> N
         return True
 
     run = Run(predicate, jobs=2)
-    assert run.run(ChunkAndLine(run, size=6))  # lines 0-5: six times the line
+    assert run.run(chunk_and_line(run, size=6))  # lines 0-5: six times the line
     # The line's test would be lost if the chunk passed: the second worker waited for the
     # chunk's answer, and then the line was gone, settled without a test.
     assert run.counters.tests == 1
@@ -107,14 +89,10 @@ def test_a_task_inside_a_running_test_worth_far_more_waits_for_its_answer() -> N
     assert dict(run.counters.wasted) == {"stale": 0, "moot": 0, "merge": 0}
 
 
-class WholeAndChunk(Scripted):
+def whole_and_chunk(run: Run) -> Scripted:
     """Delete the whole text, and lines 0-2 (worth far less than `engine.DECLINE` times less)."""
-
-    def __init__(self, run: Run) -> None:
-        self.lines = list(run.table.children(0))
-
-    def initial(self) -> Iterable[Task]:
-        return [Delete(0), DeleteChunk(tuple(self.lines[:3]))]
+    lines = list(run.table.children(0))
+    return Scripted([Delete(0), DeleteChunk(tuple(lines[:3]))])
 
 
 def test_the_whole_texts_deletion_keeps_no_task_waiting() -> None:
@@ -129,7 +107,7 @@ def test_the_whole_texts_deletion_keeps_no_task_waiting() -> None:
         return True
 
     run = Run(predicate, jobs=2)
-    assert run.run(WholeAndChunk(run))
+    assert run.run(whole_and_chunk(run))
     assert beside == [True]
     assert run.counters.tests == 2
 
@@ -192,10 +170,8 @@ class MergeAndFollowUp(Scripted):
 
     def __init__(self, run: Run) -> None:
         self.lines = list(run.table.children(0))
-
-    def initial(self) -> Iterable[Task]:
         chunk = DeleteChunk((self.lines[1], self.lines[5]))
-        return [chunk, Delete(self.lines[0]), Delete(self.lines[1])]
+        super().__init__([chunk, Delete(self.lines[0]), Delete(self.lines[1])])
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return [Delete(self.lines[9])] if isinstance(task, DeleteChunk) else []
