@@ -279,7 +279,8 @@ class _Parallel(_Pass):
         # against all of them with one lookup.
         self.busy: Footprint | None = None
         # Footprint and gain of each task a pop has looked at, until it is taken: a declined
-        # task is looked at again at every pop (id -> task, footprint, gain).
+        # task is looked at again at every pop (id -> task, footprint, gain; holding the task
+        # keeps its id from being reused while the entry is there).
         self.prints: dict[int, tuple[_Item, Footprint, int]] = {}
         # The union a merge is testing, as the state it installs if it passes: tasks started
         # meanwhile are built on it (`test`).
@@ -350,7 +351,7 @@ class _Parallel(_Pass):
         if isinstance(item, _Merge):
             return True
         known = self.prints.get(id(item))
-        if known is None or known[0] is not item:
+        if known is None:
             known = (item, footprint(self.table, item), gain(self.table, item))
             self.prints[id(item)] = known
         _, mine, worth = known
@@ -496,6 +497,7 @@ class _Parallel(_Pass):
             self.settle([*applied, rider], ok)
             return True
         finally:
+            self.prints.pop(id(rider), None)
             self.heap.done()
 
     def unite(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
