@@ -247,9 +247,9 @@ def stored_run(case: str, tool: str, size: int, wall: float, **extra: Any) -> di
     return record | extra
 
 
-def cut_or_zeroed(small: bytes, big: bytes) -> bool:
-    """Is `small` some of `big`'s bytes in order, each kept or made zero (what the bytes front
-    end may do to a binary: edit/order.py)? Taking the first byte that fits is never worse: a
-    zero fits any."""
+def cut_or_lowered(small: bytes, big: bytes) -> bool:
+    """Is `small` some of `big`'s bytes in order, each kept or made smaller (zero, or a lower
+    value: what the bytes front end may do to a binary, transform/zeroes.py)? Taking the first
+    byte that fits is never worse: a later one fits no more bytes."""
     it = iter(big)
-    return all(any(c == b or b == 0 for c in it) for b in small)
+    return all(any(b <= c for c in it) for b in small)

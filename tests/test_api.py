@@ -302,6 +302,51 @@ def test_the_start_up_parse_is_pass_0_before_the_first_pass() -> None:
     assert isinstance(seen[0], events.Start)
 
 
+def test_the_first_pass_is_prepared_while_the_original_is_tested(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The parse and the first pass's table and facts are built while the original's test
+    runs, not after it (the workers would wait for them), and only once."""
+    from treereduce_py.run import session
+
+    prepared = threading.Event()
+    calls: list[bytes] = []
+    prepare = session.prepare
+
+    def spy(*args: object, **kwargs: object) -> object:
+        out = prepare(*args, **kwargs)  # type: ignore[arg-type]
+        calls.append(args[1])  # type: ignore[arg-type]
+        prepared.set()
+        return out
+
+    monkeypatch.setattr(session, "prepare", spy)
+    pred = Recorder((b"ValueError", b"main"))
+    during: list[bool] = []
+
+    def test(candidate: bytes) -> bool:
+        if not during:  # the original: its test lasts until the first pass is ready
+            during.append(prepared.wait(10))
+        return pred(candidate)
+
+    result = reduce(PROGRAM, language="python", test=test, jobs=2)
+    assert during == [True]
+    assert calls.count(PROGRAM) == 1 and pred(result.reduced)
+
+
+def test_a_broken_query_file_is_reported_after_the_original_is_judged(tmp_path: Path) -> None:
+    """The first pass is prepared early, but its errors come where they did: a test that is not
+    interesting on the original says so first."""
+    from treereduce_py.lang.hints import QueryFileError
+
+    (tmp_path / "python").mkdir()
+    (tmp_path / "python" / "bad.scm").write_text("((identifier) @replace\n")
+    opts = ReduceOptions(queries=(tmp_path,), jobs=1)
+    with pytest.raises(NotInteresting):
+        reduce(PROGRAM, language="python", test=lambda b: False, options=opts)
+    with pytest.raises(QueryFileError, match=r"bad\.scm"):
+        reduce(PROGRAM, language="python", test=Recorder((b"main",)), options=opts)
+
+
 # -- patience: a test far slower than any interesting one is stopped -----------------------------
 
 

@@ -222,7 +222,7 @@ class Speculating(EachLine):
         super().__init__(table)
         self.asked: list[Task] = []
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         with self.lock:
             self.asked.append(task)
         return ()

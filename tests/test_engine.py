@@ -45,7 +45,7 @@ class EachLine:
             self.answers.append((task, accepted))
         return ()
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         return ()
 
     def wanted(self, task: Task) -> bool:
@@ -303,7 +303,7 @@ class Scripted:
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         return ()
 
     def wanted(self, task: Task) -> bool:

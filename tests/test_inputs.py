@@ -6,9 +6,10 @@ a deletion of the input's own bytes, the result one of the candidates the test p
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
-from conftest import cut_or_zeroed
+from conftest import cut_or_lowered
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -93,14 +94,14 @@ def test_syntax_strict_changes_nothing_for_text() -> None:
 
 @settings(max_examples=10, deadline=None)
 @given(st.binary(min_size=1, max_size=3000), st.integers(0, 2999))
-def test_bytes_are_only_ever_cut_or_zeroed(data: bytes, at: int) -> None:
+def test_bytes_are_only_ever_cut_or_lowered(data: bytes, at: int) -> None:
     source = b"\xff\x00" + data + b"\xfe"  # never UTF-8
     wanted = source[at % len(source) : at % len(source) + 2]
     test = Seen(wanted)
     reduced, seen = run(source, test)
     (start,) = [e for e in seen if isinstance(e, events.Start)]
     assert (start.language, start.front_end) == ("bytes", "bytes")
-    assert all(cut_or_zeroed(c, source) for c in test.asked)
+    assert all(cut_or_lowered(c, source) for c in test.asked)
     assert reduced == wanted and reduced in test.passed
 
 
@@ -110,6 +111,51 @@ def test_a_needle_in_a_binary_file_is_found_byte_for_byte() -> None:
     reduced, _ = run(source, test)
     assert reduced == b"\x00NEEDLE\xff"
     assert reduced in test.passed
+
+
+def two_bytes_at_least(low: int) -> Callable[[bytes], bool]:
+    """A test that a binary passes while it has two bytes or more, each `low` or more (fields
+    that cannot be zero), recording what it passed."""
+    passed: list[bytes] = []
+
+    def test(candidate: bytes) -> bool:
+        ok = len(candidate) >= 2 and min(candidate) >= low
+        if ok:
+            passed.append(candidate)
+        return ok
+
+    test.passed = passed  # type: ignore[attr-defined]
+    return test
+
+
+@pytest.mark.parametrize("deterministic", [False, True])
+def test_a_byte_that_cannot_be_zero_is_lowered_to_the_smallest_value_that_passes(
+    deterministic: bool,
+) -> None:
+    source = bytes(range(0x80, 0x100)) * 2  # never UTF-8; no byte below 0x80
+    test = two_bytes_at_least(3)
+    result = reduce(source, test=test, jobs=2, deterministic=deterministic)
+    assert result.reduced == b"\x03\x03" and result.reduced in test.passed  # type: ignore[attr-defined]
+
+
+def test_lowering_tries_the_values_in_order_within_its_budget() -> None:
+    from treereduce_py.edit.edits import Edits
+    from treereduce_py.lang.bytetree import chunk_table
+    from treereduce_py.transform.zeroes import Lower, Lowering, Zero
+
+    table = chunk_table(b"\x05\x09")
+    leaf = next(n for n in range(len(table.start)) if table.source[table.start[n]] == 9)
+    budget = Lowering(3)
+    tries: list[Zero | Lower] = [Zero(leaf, budget)]
+    while next_ := tries[-1].failed(table):
+        (task,) = next_
+        assert isinstance(task, Lower)
+        tries.append(task)
+    assert [t.value for t in tries[1:] if isinstance(t, Lower)] == [1, 2, 3]  # then no budget
+    assert budget.spent == 3 and budget.left == 0
+    assert Lower(leaf, 4).replacements(table, Edits()) == [(leaf, b"\x04")]
+    assert Lower(leaf, 9).replacements(table, Edits()) is None  # no smaller than the byte
+    assert Zero(leaf).failed(table) == []  # no budget: no lowering (a normal pass)
 
 
 def test_a_strategy_with_no_stage_for_bytes_is_refused() -> None:

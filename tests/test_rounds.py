@@ -76,3 +76,60 @@ def test_rounds_started_early_reach_the_same_result_in_parallel_and_cost_no_more
     assert four.run(FlatPlanner(four.table))
     assert four.best.data == one.best.data == b"line 03\nline 31\n"
     assert sum(four.counters.wasted.values()) <= four.counters.tests
+
+
+def passed_but_last(eager: FlatPlanner, first: list[DeleteChunk]) -> list[DeleteChunk]:
+    """Report every chunk of the first round but the last as passed and waiting for a merge,
+    then the last as failed (settled, then speculated on, as the engine does); the round the
+    planner starts early: only then, when no chunk is out."""
+    assert all(chunks(eager.speculate(task, passed=True)) == [] for task in first[:-1])
+    assert eager.after(first[-1], False, Edits()) == []
+    return chunks(eager.speculate(first[-1]))
+
+
+def test_a_round_started_early_on_passed_chunks_is_the_round_when_their_merge_passes() -> None:
+    """Chunks that passed on an overtaken state wait for their merge, which nearly always
+    passes: the next round starts then, as if they were deleted, not after the merge."""
+    table = NodeTable.from_lines(TEXT)
+    plain, eager = FlatPlanner(table), FlatPlanner(table)
+    first = chunks(plain.initial())
+    assert chunks(eager.initial()) == first and len(first) > AHEAD_OUT + 1
+    ahead = passed_but_last(eager, first)
+    edits = Edits()
+    for task in first[:-1]:
+        more = task_edits(table, edits, task)
+        assert more is not None
+        edits = more
+    answers = [(first[-1], False), *((task, True) for task in first[:-1])]
+    want = [t for task, ok in answers for t in plain.after(task, ok, edits)]
+    assert ahead and ahead == want  # the round the schedule gives once the merge is in
+    assert [t for task, _ in answers[1:] for t in eager.after(task, True, edits)] == []
+    assert all(eager.wanted(t) for t in ahead)
+
+
+def test_a_round_started_early_on_passed_chunks_is_dropped_when_their_merge_fails() -> None:
+    table = NodeTable.from_lines(TEXT)
+    plain, eager = FlatPlanner(table), FlatPlanner(table)
+    first = chunks(plain.initial())
+    assert chunks(eager.initial()) == first
+    ahead = passed_but_last(eager, first)
+    # The merge failed: the passed chunks are settled as failed on the newer state.
+    got = fail_all(eager, first[:-1], Edits())
+    assert got == fail_all(plain, first, Edits()) and ahead and got != ahead
+    dropped = [t for t in ahead if t not in got]
+    assert dropped and not any(eager.wanted(t) for t in dropped)
+
+
+def test_a_chunk_that_passed_speculates_no_exploration_of_its_nodes() -> None:
+    """A single-node chunk that failed would have its node explored; one that passed will be
+    deleted: only its list's next round may start (none here: the chunk is of no list)."""
+    from treereduce_py.lang import languages
+    from treereduce_py.transform.facts import SyntaxFacts
+    from treereduce_py.transform.planners import TreePlanner
+
+    text = b"def f():\n    a = 1\n    b = 2\n    return a + b\n"
+    table = NodeTable.from_tree(text, languages.new_parser("python").parse(text))
+    function = next(iter(table.children(0)))
+    chunk = DeleteChunk((function,), 99, 0, 0, False)
+    assert list(TreePlanner(table, SyntaxFacts()).speculate(chunk))  # a failure explores it
+    assert list(TreePlanner(table, SyntaxFacts()).speculate(chunk, passed=True)) == []

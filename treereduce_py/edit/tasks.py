@@ -262,7 +262,9 @@ class Planner(Protocol):
 
     `after` may be called from any worker thread. `speculate` returns the tasks `after` would
     return if `task` failed, before its answer is known, so idle workers can start on them;
-    a planner returns each such task once (from `speculate` or from `after`, never both).
+    with `passed`, `task` passed on a state a commit had overtaken and waits for its merge
+    (which nearly always passes): what would follow its acceptance. A planner returns each
+    such task once (from `speculate` or from `after`, never both).
     `wanted` is False for a task speculated on an assumption that turned out wrong: the engine
     settles it (as accepted: no follow-ups) without a test.
     """
@@ -271,7 +273,7 @@ class Planner(Protocol):
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]: ...
 
-    def speculate(self, task: Task) -> Iterable[Task]: ...
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]: ...
 
     def wanted(self, task: Task) -> bool: ...
 

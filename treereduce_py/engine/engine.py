@@ -393,6 +393,7 @@ class _Parallel(_Pass):
         if self.commit(base, cand, verdict):
             return self.settle([task], True)
         self.propose([task])
+        self.push(self.planner.speculate(task, passed=True))  # its merge nearly always passes
 
     def test(self, task: Task, worker: int) -> tuple[_State, _Candidate, Interesting | None] | None:
         """`task` built on the current state and judged: its base, candidate and answer; None

@@ -258,7 +258,7 @@ class RenamePlanner:
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         return ()
 
     def wanted(self, task: Task) -> bool:
@@ -313,7 +313,7 @@ class MergePlanner:
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         return ()
 
     def wanted(self, task: Task) -> bool:

@@ -25,13 +25,14 @@ from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.pairs import adjacent_pairs, balanced_pairs
 from treereduce_py.transform.rounds import ListReductions
+from treereduce_py.transform.zeroes import Lower, Zero
 
 
 class _NoSpeculation:
     """For planners whose follow-ups depend on the answer: nothing to start early, nothing
     dropped."""
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         return ()
 
     def wanted(self, task: Task) -> bool:
@@ -81,15 +82,20 @@ class TreePlanner:
             return ()
         if isinstance(task, Delete):
             return self.explore(task.node)
+        if isinstance(task, (Zero, Lower)):
+            return task.failed(self.table)  # a byte's next value, within the pass's budget
         # Where the language's rules say what may be deleted, a node they keep is explored once
         # a mutation of it fails.
         if self.facts.deletable is not None and isinstance(task, (Replace, Hoist)):
             return self.explore(task.node)
         return ()
 
-    def speculate(self, task: Task) -> Iterable[Task]:
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
         """What a failure of `task` would explore, started while it is being tested; for a
-        chunk, also its list's next round (if the chunks still out fail: rounds.py)."""
+        chunk, also its list's next round (if the chunks still out fail: rounds.py). For a
+        chunk that `passed` and waits for its merge, only its list's next round."""
+        if passed:
+            return self.lists.speculate(task, passed) if isinstance(task, DeleteChunk) else ()
         if isinstance(task, Delete):
             return self.explore(task.node)
         if not isinstance(task, DeleteChunk):
@@ -191,10 +197,11 @@ class FlatPlanner:
             return self.lists.finish(task, accepted, edits)
         return ()
 
-    def speculate(self, task: Task) -> Iterable[Task]:
-        """The list's next round, started while the chunks of this one are still out."""
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
+        """The list's next round, started while the chunks of this one are still out (or wait
+        for their merge, `passed`)."""
         if isinstance(task, DeleteChunk):
-            return self.lists.speculate(task)
+            return self.lists.speculate(task, passed)
         return ()
 
     def wanted(self, task: Task) -> bool:

@@ -63,6 +63,9 @@ class _Group:
     waiting: set[Task]
     deleted: set[int] = field(default_factory=set)
     ahead: _Ahead | None = None
+    # Chunks of `waiting` that passed on a state a commit had overtaken: their merge is pending
+    # (and nearly always passes).
+    passed: set[DeleteChunk] = field(default_factory=set)
     _index: dict[int, int] | None = None
 
     def index(self, node: int) -> int | None:
@@ -107,25 +110,39 @@ class ListReductions:
         with self._lock:
             return id(task) not in self._dropped
 
-    def speculate(self, task: DeleteChunk) -> list[Task]:
+    def speculate(self, task: DeleteChunk, passed: bool = False) -> list[Task]:
         """The next round of `task`'s list, if the chunks of its round still out all fail; once
         a round, while `task` is of that round (being tested, or just answered) and one to
-        `AHEAD_OUT` of its chunks are out."""
+        `AHEAD_OUT` of its chunks are out. Or, when chunks of the round passed on a state a
+        commit had overtaken (`passed`: `task` is one) and wait for their merge, once none is
+        out, assuming the merge passes: a round whose chunks mostly pass (the first rounds over
+        a long list) then goes on while the merge is tested, on the union it projects, instead
+        of after it."""
         with self._lock:
             group = self._groups.get(task.group)
-            if group is None or group.ahead is not None:
+            if group is None:
+                return []
+            if passed and task in group.waiting:
+                group.passed.add(task)
+            if group.ahead is not None:
                 return []
             current = (task.round, task.complement) == (group.round.counter, group.round.complement)
-            if not (current and 0 < len(group.waiting) <= AHEAD_OUT):
+            out = len(group.waiting) - len(group.passed)
+            # With chunks waiting for a merge, only once none is out: the first rounds over a
+            # long list pass chunk after chunk, so one still out would likely pass too.
+            if not (current and (out == 0 if group.passed else 0 < out <= AHEAD_OUT)):
                 return []
-            deleted = frozenset(group.deleted)
-            nxt = self.schedule.next(group.round, deleted)
+            deleted = set(group.deleted)
+            for chunk in group.passed:
+                found = (group.index(n) for n in chunk.nodes)
+                deleted.update(k for k in found if k is not None)
+            nxt = self.schedule.next(group.round, frozenset(deleted))
             if nxt is None:
                 return []
             nodes = [n for k, n in enumerate(group.nodes) if k not in deleted]
             nxt = self._cut(nxt, nodes)
             tasks = self._tasks(task.group, nodes, nxt)
-            group.ahead = _Ahead(deleted, nodes, nxt, tasks)
+            group.ahead = _Ahead(frozenset(deleted), nodes, nxt, tasks)
             return tasks
 
     def finish(self, task: DeleteChunk, accepted: bool, edits: Edits) -> list[Task]:
@@ -142,6 +159,7 @@ class ListReductions:
                     group.ahead.answered.add(task)
                 return []
             group.waiting.discard(task)
+            group.passed.discard(task)
             if accepted:  # one map per round: building it per chunk was quadratic
                 found = (group.index(n) for n in task.nodes)
                 group.deleted.update(k for k in found if k is not None)
