@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# `make bench` in sittings: the whole benchmark at one engine, cut into chunks (a peer case with
+# every tool, one family's case and mode, ...), each committed on the current branch as soon as it
+# has run, so that a stop (a session's end, a reboot) loses at most the chunk under way. Run it
+# again and it skips every chunk whose commit is on the branch for this engine and goes on.
+#
+#   bench/sitting.sh                 # every phase, in order
+#   bench/sitting.sh peers parallel  # some phases
+#   DRY=1 bench/sitting.sh           # print what would run
+#
+# Phases: peers (bench/run.py, every case and tool, 300 s, -j 2), parallel, size and overhead
+# (bench/scaling.py), sleeping, scale (and 100 MB, and Shrink Ray at 100 KB), presets, spread,
+# cluster. The engine is the `treereduce_py/` and `queries/` trees of HEAD; a chunk's commit names
+# it, and the script stops if the working tree's engine differs from HEAD's (commit or stash
+# first: a sitting measures one engine). Nothing else of yours should run meanwhile: every tool
+# gets the two cores, and the run-to-run figures assume an otherwise idle machine.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
+py=.venv/bin/python
+engine="$(git rev-parse --short HEAD:treereduce_py)-$(git rev-parse --short HEAD:queries)"
+if [ -n "$(git status --porcelain -- treereduce_py queries)" ]; then
+    echo "sitting: treereduce_py/ or queries/ has uncommitted changes; a sitting measures one engine" >&2
+    exit 2
+fi
+# Bytecode caches as an installed package has them (some machines set this variable).
+unset PYTHONDONTWRITEBYTECODE
+
+done_chunk() { git log --format=%s | grep -qxF "sitting $engine: $1"; }
+
+chunk() {  # chunk NAME PATHS -- COMMAND...: run COMMAND unless NAME is on the branch, then commit PATHS
+    local name="$1" paths="$2"; shift 3
+    if done_chunk "$name"; then echo "sitting: $name: on the branch"; return 0; fi
+    echo "== $(date +%H:%M:%S) $name"
+    if [ -n "${DRY:-}" ]; then echo "   $*"; return 0; fi
+    "$@" || { echo "sitting: $name failed (exit $?); stopped" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    git add $paths && git commit -q --allow-empty -m "sitting $engine: $name" &&
+        echo "-- $(date +%H:%M:%S) $name committed"
+}
+
+cases() { $py -c 'import sys; sys.path.insert(0, "bench"); import prepare; print(" ".join(c.name for c in prepare.load_cases()))'; }
+
+phase_peers() {
+    local c
+    for c in $(cases); do
+        chunk "peers $c" bench/results -- $py bench/run.py --cases "$c" --resume --no-report --no-scaling
+    done
+}
+
+phase_parallel() {
+    local c m
+    # Builds the inputs (and checks each test) where a chunk needs them; quick once built.
+    [ -n "${DRY:-}" ] ||
+        $py bench/prepare.py python-orders-exception js-orders-exception c-orders-abort java-ledger-exception
+    for m in default deterministic; do
+        for c in python-orders-exception js-orders-exception c-orders-abort java-ledger-exception; do
+            chunk "parallel $c $m" bench/results -- \
+                $py bench/scaling.py --only parallel --cases "$c" --modes "$m"
+        done
+    done
+}
+
+phase_size() { chunk "size" bench/results/scaling.json -- $py bench/scaling.py --only size; }
+
+phase_overhead() { chunk "overhead" bench/results/scaling.json -- $py bench/scaling.py --only overhead; }
+
+phase_sleeping() {
+    local c m
+    for m in default deterministic; do
+        for c in python-orders-exception js-orders-exception c-orders-abort; do
+            chunk "sleeping $c $m" bench/results/scaling.json -- \
+                $py bench/sleeping.py --cases "$c" --modes "$m"
+        done
+    done
+}
+
+phase_scale() {
+    local l t
+    for l in c js; do
+        for t in fast real; do
+            chunk "scale $l $t" bench/results -- \
+                $py bench/scale.py --langs "$l" --tests "$t" --tools treereduce-py,cvise
+        done
+    done
+    chunk "scale 100m" bench/results -- \
+        $py bench/scale.py --sizes 100m --tests fast --tools treereduce-py,cvise
+    chunk "scale shrinkray 100k" bench/results -- \
+        $py bench/scale.py --sizes 100k --tools shrinkray
+}
+
+phase_presets() {
+    local c
+    for c in c-csmith-warning go-inventory-panic js-ms-exception python-fractions rust-ice-wf; do
+        chunk "presets $c" bench/results -- $py bench/run.py --no-scaling --no-report \
+            --tools treereduce-py --presets all --cases "$c" --resume
+    done
+}
+
+phase_spread() {
+    local c
+    for c in js-minimist-pollution rust-ice-wf smt-qfbv-sort-error go-inventory-panic; do
+        chunk "spread $c" bench/results -- \
+            $py bench/spread.py --cases "$c"
+    done
+}
+
+phase_cluster() { chunk "cluster" bench/results -- $py bench/cluster.py; }
+
+phases=("$@")
+[ "${#phases[@]}" -gt 0 ] || phases=(peers parallel size overhead sleeping scale presets spread cluster)
+for p in "${phases[@]}"; do
+    declare -F "phase_$p" >/dev/null || { echo "sitting: unknown phase '$p'" >&2; exit 2; }
+done
+echo "sitting: engine $engine, phases ${phases[*]}"
+for p in "${phases[@]}"; do "phase_$p"; done
+echo "sitting: done $(date +%H:%M:%S); render with $py bench/report.py"
