@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck pytest bench bench-parallel bench-sleeping bench-presets bench-scale bench-cluster bench-spread bench-together clean
+.PHONY: demo test lint typecheck pytest bench bench-sitting bench-parallel bench-sleeping bench-presets bench-scale bench-cluster bench-spread bench-together clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -110,6 +110,14 @@ bench-spread: $(STAMP)
 	$(BIN)/python -m pip install -q -e '.[bench]'
 	$(BIN)/python bench/spread.py
 	$(BIN)/python bench/report.py --allow-mixed peers,parallel
+
+# `make bench` in sittings (bench/sitting.sh): each chunk (a peer case with every tool, a family's
+# case and mode) is committed on the current branch as soon as it has run and skipped when this runs
+# again, so a stop loses at most one chunk; hours in all. SITTING="peers parallel" runs some phases.
+SITTING ?=
+bench-sitting: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[bench,cluster]'
+	bash bench/sitting.sh $(SITTING)
 
 # Tests on a Dask cluster and batch mode (issue 12; a few minutes), then the report.
 bench-cluster: $(STAMP)
