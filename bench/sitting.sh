@@ -25,7 +25,9 @@ fi
 # Bytecode caches as an installed package has them (some machines set this variable).
 unset PYTHONDONTWRITEBYTECODE
 
-done_chunk() { git log --format=%s | grep -qxF "sitting $engine: $1"; }
+# (grep reads all of the log: with -q it would stop at the first match, and git's SIGPIPE would
+# fail the pipeline under pipefail.)
+done_chunk() { git log --format=%s | grep -xF -- "sitting $engine: $1" >/dev/null; }
 
 chunk() {  # chunk NAME PATHS -- COMMAND...: run COMMAND unless NAME is on the branch, then commit PATHS
     local name="$1" paths="$2"; shift 3

@@ -1,0 +1,143 @@
+"""bench/sitting.sh: `make bench` in chunks, each committed as it ends and skipped when on the
+branch, for one engine.
+
+Each test copies the script into a scratch git repository whose `.venv/bin/python` is a stub
+that records its arguments and writes a result file, so the chunks' commands run for real (as
+the stub) and their commits land in that repository only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "sitting.sh"
+
+STUB = """#!/usr/bin/env bash
+echo "$*" >> "$(dirname "$0")/../../calls.log"
+mkdir -p bench/results
+echo "$*" > "bench/results/$(basename "$1" .py).json"
+"""
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+
+# Who commits, in the scratch repositories (CI machines may have no git identity).
+IDENTITY = {
+    "GIT_AUTHOR_NAME": "t",
+    "GIT_AUTHOR_EMAIL": "t@example.com",
+    "GIT_COMMITTER_NAME": "t",
+    "GIT_COMMITTER_EMAIL": "t@example.com",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    env = {**os.environ, **IDENTITY}
+    done = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """A repository with an engine (treereduce_py/, queries/), the script and the stub python."""
+    (tmp_path / "bench").mkdir()
+    shutil.copy(SCRIPT, tmp_path / "bench" / "sitting.sh")
+    for part in ("treereduce_py", "queries"):
+        (tmp_path / part).mkdir()
+        (tmp_path / part / "x").write_text(part)
+    stub = tmp_path / ".venv" / "bin" / "python"
+    stub.parent.mkdir(parents=True)
+    stub.write_text(STUB)
+    stub.chmod(0o755)
+    (tmp_path / ".gitignore").write_text(".venv/\ncalls.log\n")
+    git(tmp_path, "init", "-q")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-q", "-m", "engine")
+    return tmp_path
+
+
+def sitting(repo: Path, *phases: str, dry: bool = False) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, **IDENTITY}
+    env.pop("DRY", None)
+    if dry:
+        env["DRY"] = "1"
+    return subprocess.run(
+        ["bash", "bench/sitting.sh", *phases], cwd=repo, env=env, capture_output=True, text=True
+    )
+
+
+def calls(repo: Path) -> list[str]:
+    log = repo / "calls.log"
+    return log.read_text().splitlines() if log.exists() else []
+
+
+def test_each_chunk_runs_and_is_committed_with_its_results(repo: Path) -> None:
+    done = sitting(repo, "spread", "cluster")
+    assert done.returncode == 0, done.stderr
+    assert calls(repo) == [
+        "bench/spread.py --cases js-minimist-pollution",
+        "bench/spread.py --cases rust-ice-wf",
+        "bench/spread.py --cases smt-qfbv-sort-error",
+        "bench/spread.py --cases go-inventory-panic",
+        "bench/cluster.py",
+    ]
+    engine = f"{git(repo, 'rev-parse', '--short', 'HEAD:treereduce_py').strip()}-"
+    engine += git(repo, "rev-parse", "--short", "HEAD:queries").strip()
+    subjects = git(repo, "log", "--format=%s").splitlines()
+    assert subjects[0] == f"sitting {engine}: cluster"
+    assert subjects[4] == f"sitting {engine}: spread js-minimist-pollution"
+    # The cluster chunk's own result is in its commit.
+    shown = git(repo, "show", "--name-only", "--format=", "HEAD")
+    assert shown.split() == ["bench/results/cluster.json"]
+
+
+def test_a_second_run_skips_what_is_on_the_branch(repo: Path) -> None:
+    assert sitting(repo, "cluster").returncode == 0
+    again = sitting(repo, "spread", "cluster")
+    assert again.returncode == 0, again.stderr
+    assert "sitting: cluster: on the branch" in again.stdout
+    assert calls(repo)[1:] == [
+        f"bench/spread.py --cases {c}"
+        for c in (
+            "js-minimist-pollution",
+            "rust-ice-wf",
+            "smt-qfbv-sort-error",
+            "go-inventory-panic",
+        )
+    ]
+
+
+def test_another_engine_runs_every_chunk_again(repo: Path) -> None:
+    assert sitting(repo, "cluster").returncode == 0
+    (repo / "queries" / "x").write_text("changed")
+    git(repo, "commit", "-q", "-am", "new engine")
+    assert sitting(repo, "cluster").returncode == 0
+    assert calls(repo) == ["bench/cluster.py", "bench/cluster.py"]
+
+
+def test_uncommitted_engine_changes_are_refused(repo: Path) -> None:
+    (repo / "treereduce_py" / "x").write_text("dirty")
+    done = sitting(repo, "cluster")
+    assert done.returncode == 2
+    assert "uncommitted changes" in done.stderr
+    assert calls(repo) == []
+
+
+def test_a_dry_run_runs_and_commits_nothing(repo: Path) -> None:
+    done = sitting(repo, "sleeping", dry=True)
+    assert done.returncode == 0, done.stderr
+    assert "bench/sleeping.py --cases c-orders-abort --modes deterministic" in done.stdout
+    assert calls(repo) == []
+    assert git(repo, "log", "--format=%s").splitlines() == ["engine"]
+
+
+def test_an_unknown_phase_is_refused_before_anything_runs(repo: Path) -> None:
+    done = sitting(repo, "cluster", "bogus")
+    assert done.returncode == 2
+    assert "unknown phase 'bogus'" in done.stderr
+    assert calls(repo) == []
