@@ -29,48 +29,49 @@ unset PYTHONDONTWRITEBYTECODE
 # fail the pipeline under pipefail.)
 done_chunk() { git log --format=%s | grep -xF -- "sitting $engine: $1" >/dev/null; }
 
-chunk() {  # chunk NAME PATHS -- COMMAND...: run COMMAND unless NAME is on the branch, then commit PATHS
-    local name="$1" paths="$2"; shift 3
+chunk() {  # chunk NAME COMMAND...: run COMMAND unless NAME is on the branch, then commit bench/results
+    local name="$1"; shift
     if done_chunk "$name"; then echo "sitting: $name: on the branch"; return 0; fi
     echo "== $(date +%H:%M:%S) $name"
     if [ -n "${DRY:-}" ]; then echo "   $*"; return 0; fi
     "$@" || { echo "sitting: $name failed (exit $?); stopped" >&2; exit 1; }
-    # shellcheck disable=SC2086
-    git add $paths && git commit -q --allow-empty -m "sitting $engine: $name" &&
+    git add bench/results && git commit -q --allow-empty -m "sitting $engine: $name" &&
         echo "-- $(date +%H:%M:%S) $name committed"
 }
 
-cases() { $py -c 'import sys; sys.path.insert(0, "bench"); import prepare; print(" ".join(c.name for c in prepare.load_cases()))'; }
+# A bench module's list, as words (bench_list MODULE EXPRESSION): each family keeps its own cases.
+bench_list() { $py -c "import sys; sys.path.insert(0, 'bench'); import $1; print(' '.join($2))"; }
 
 phase_peers() {
     local c
-    for c in $(cases); do
-        chunk "peers $c" bench/results -- $py bench/run.py --cases "$c" --resume --no-report --no-scaling
+    for c in $(bench_list prepare 'c.name for c in prepare.load_cases()'); do
+        chunk "peers $c" $py bench/run.py --cases "$c" --resume --no-report --no-scaling
     done
 }
 
 phase_parallel() {
-    local c m
+    local c m cases
+    cases=$(bench_list scaling 'scaling.PARALLEL_CASES.split(",")')
     # Builds the inputs (and checks each test) where a chunk needs them; quick once built.
-    [ -n "${DRY:-}" ] ||
-        $py bench/prepare.py python-orders-exception js-orders-exception c-orders-abort java-ledger-exception
+    # shellcheck disable=SC2086
+    [ -n "${DRY:-}" ] || $py bench/prepare.py $cases
     for m in default deterministic; do
-        for c in python-orders-exception js-orders-exception c-orders-abort java-ledger-exception; do
-            chunk "parallel $c $m" bench/results -- \
+        for c in $cases; do
+            chunk "parallel $c $m" \
                 $py bench/scaling.py --only parallel --cases "$c" --modes "$m"
         done
     done
 }
 
-phase_size() { chunk "size" bench/results/scaling.json -- $py bench/scaling.py --only size; }
+phase_size() { chunk "size" $py bench/scaling.py --only size; }
 
-phase_overhead() { chunk "overhead" bench/results/scaling.json -- $py bench/scaling.py --only overhead; }
+phase_overhead() { chunk "overhead" $py bench/scaling.py --only overhead; }
 
 phase_sleeping() {
     local c m
     for m in default deterministic; do
-        for c in python-orders-exception js-orders-exception c-orders-abort; do
-            chunk "sleeping $c $m" bench/results/scaling.json -- \
+        for c in $(bench_list sleeping 'sleeping.CASES'); do
+            chunk "sleeping $c $m" \
                 $py bench/sleeping.py --cases "$c" --modes "$m"
         done
     done
@@ -80,33 +81,34 @@ phase_scale() {
     local l t
     for l in c js; do
         for t in fast real; do
-            chunk "scale $l $t" bench/results -- \
+            chunk "scale $l $t" \
                 $py bench/scale.py --langs "$l" --tests "$t" --tools treereduce-py,cvise
         done
     done
-    chunk "scale 100m" bench/results -- \
+    chunk "scale 100m" \
         $py bench/scale.py --sizes 100m --tests fast --tools treereduce-py,cvise
-    chunk "scale shrinkray 100k" bench/results -- \
+    chunk "scale shrinkray 100k" \
         $py bench/scale.py --sizes 100k --tools shrinkray
 }
 
 phase_presets() {
     local c
-    for c in c-csmith-warning go-inventory-panic js-ms-exception python-fractions rust-ice-wf; do
-        chunk "presets $c" bench/results -- $py bench/run.py --no-scaling --no-report \
+    # The Makefile's PRESET_CASES, which `make bench-presets` runs.
+    for c in $(sed -n 's/^PRESET_CASES = //p' Makefile | tr , ' '); do
+        chunk "presets $c" $py bench/run.py --no-scaling --no-report \
             --tools treereduce-py --presets all --cases "$c" --resume
     done
 }
 
 phase_spread() {
     local c
-    for c in js-minimist-pollution rust-ice-wf smt-qfbv-sort-error go-inventory-panic; do
-        chunk "spread $c" bench/results -- \
+    for c in $(bench_list spread 'spread.CASES.split(",")'); do
+        chunk "spread $c" \
             $py bench/spread.py --cases "$c"
     done
 }
 
-phase_cluster() { chunk "cluster" bench/results -- $py bench/cluster.py; }
+phase_cluster() { chunk "cluster" $py bench/cluster.py; }
 
 phases=("$@")
 [ "${#phases[@]}" -gt 0 ] || phases=(peers parallel size overhead sleeping scale presets spread cluster)

@@ -1,9 +1,10 @@
 """bench/sitting.sh: `make bench` in chunks, each committed as it ends and skipped when on the
 branch, for one engine.
 
-Each test copies the script into a scratch git repository whose `.venv/bin/python` is a stub
-that records its arguments and writes a result file, so the chunks' commands run for real (as
-the stub) and their commits land in that repository only.
+Each test copies the script (with the bench modules and the Makefile it reads its case lists
+from) into a scratch git repository whose `.venv/bin/python` is a stub that records its arguments
+and writes a result file, so the chunks' commands run for real (as the stub) and their commits
+land in that repository only. The stub hands `-c` programs (the case lists) to this interpreter.
 """
 
 from __future__ import annotations
@@ -11,13 +12,15 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "bench" / "sitting.sh"
+ROOT = Path(__file__).resolve().parent.parent
 
-STUB = """#!/usr/bin/env bash
+STUB = f"""#!/usr/bin/env bash
+if [ "$1" = -c ]; then exec {sys.executable} "$@"; fi
 echo "$*" >> "$(dirname "$0")/../../calls.log"
 mkdir -p bench/results
 echo "$*" > "bench/results/$(basename "$1" .py).json"
@@ -46,7 +49,9 @@ def git(repo: Path, *args: str) -> str:
 def repo(tmp_path: Path) -> Path:
     """A repository with an engine (treereduce_py/, queries/), the script and the stub python."""
     (tmp_path / "bench").mkdir()
-    shutil.copy(SCRIPT, tmp_path / "bench" / "sitting.sh")
+    for module in [ROOT / "bench" / "sitting.sh", *(ROOT / "bench").glob("*.py")]:
+        shutil.copy(module, tmp_path / "bench" / module.name)
+    shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     for part in ("treereduce_py", "queries"):
         (tmp_path / part).mkdir()
         (tmp_path / part / "x").write_text(part)
@@ -54,7 +59,7 @@ def repo(tmp_path: Path) -> Path:
     stub.parent.mkdir(parents=True)
     stub.write_text(STUB)
     stub.chmod(0o755)
-    (tmp_path / ".gitignore").write_text(".venv/\ncalls.log\n")
+    (tmp_path / ".gitignore").write_text(".venv/\ncalls.log\n__pycache__/\n")
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", ".")
     git(tmp_path, "commit", "-q", "-m", "engine")
