@@ -49,9 +49,19 @@ def run_dates(runs: list[dict[str, Any]]) -> str:
 
 
 # What a run measures: the engine, its query files, the harness and the cases (bench/ without
-# the results it stores) and the package metadata. Commits that differ elsewhere (docs, tests,
-# stored results: a long run made in sittings commits its rows between them) measure the same.
-MEASURED = ("treereduce_py", "queries", "bench", "pyproject.toml", ":(exclude)bench/results")
+# the results it stores, its notes, and bench/sitting.sh, which only chooses the runs that
+# bench/run.py makes and commits them) and the package metadata. Commits that differ elsewhere
+# (docs, tests, stored results: a long run made in sittings commits its rows between them)
+# measure the same.
+MEASURED = (
+    "treereduce_py",
+    "queries",
+    "bench",
+    "pyproject.toml",
+    ":(exclude)bench/results",
+    ":(exclude)bench/*.md",
+    ":(exclude)bench/sitting.sh",
+)
 
 
 def same_measured(a: str, b: str) -> bool:

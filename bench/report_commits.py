@@ -40,7 +40,7 @@ def _versions(first: dict[str, str]) -> list[str]:
         if len(group) > 1:
             label += (
                 f" and {', '.join(group[1:])}, which change only what a run does not measure"
-                " (stored results, docs, tests)"
+                " (stored results, docs, tests, the driver of a sitting)"
             )
         labels.append(label)
     return labels

@@ -85,12 +85,14 @@ def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
     a = commit("treereduce_py/engine.py", "v1")
     b = commit("bench/results/runs.json", "[1]")  # a run's rows, committed between sittings
     c = commit("docs/benchmarks.md", "page")
+    s = commit("bench/sitting.sh", "chunks")  # which runs to make: not how they are made
+    n = commit("bench/README.md", "how to")
     d = commit("bench/run.py", "harness v2")  # the harness changed: another version
     e = commit("treereduce_py/engine.py", "v2")
     monkeypatch.setattr(provenance, "REPO", tmp_path)
     day = "2026-11-24T0%d:00:00Z"
-    first = {a: day % 1, b: day % 2, c: day % 3, d: day % 4, e: day % 5}  # first runs, in order
-    assert provenance.versions(first) == [[a, b, c], [d], [e]]
+    first = {a: day % 1, b: day % 2, c: day % 3, s: day % 4, n: day % 5, d: day % 6, e: day % 7}
+    assert provenance.versions(first) == [[a, b, c, s, n], [d], [e]]
     assert not provenance.same_measured(a, "0000000")  # unknown to git: not the same
 
 
