@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -524,6 +525,52 @@ def test_timeout_kills_grandchildren(
         assert wait_gone(int(pid_file.read_text()))
     finally:
         kill_if_alive(pid_file)
+
+
+def test_a_timed_out_test_gets_sigterm_first_from_any_thread(
+    make_oracle: Callable[..., CommandOracle], tmp_path: Path
+) -> None:
+    # A test's cleanup trap runs on the SIGTERM of a timeout, whichever thread started it: the
+    # main thread (the original's test) once started its tests with SIGTERM blocked.
+    marker = tmp_path / "trapped"
+    script = "trap 'echo yes > \"$1\"; exit 3' TERM; sleep 30 & wait"
+    oracle = make_oracle(sh(script, str(marker)), kill_grace=5.0)
+    assert threading.current_thread() is threading.main_thread()
+    assert oracle.check(b"", timeout=0.3).timed_out  # from the main thread
+    assert marker.read_text() == "yes\n"
+    marker.unlink()
+    assert within(HANG, lambda: oracle.check(b"", timeout=0.3)).timed_out  # from another
+    assert marker.read_text() == "yes\n"
+
+
+def test_an_interrupt_while_a_test_starts_leaves_it_killed(tmp_path: Path) -> None:
+    # Ctrl-C reaches the main thread at any bytecode, also inside Popen after the fork: the test
+    # must still be known, and killed. Here the interrupt comes while Popen is returning.
+    started: list[subprocess.Popen[bytes]] = []
+    abandoned: list[subprocess.Popen[bytes]] = []
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        started.append(proc)
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.3)  # the main thread takes the interrupt meanwhile
+        return proc
+
+    def abandon(proc: subprocess.Popen[bytes]) -> None:
+        abandoned.append(proc)
+        proc.kill()
+        proc.wait()
+
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            process._off_main(start, abandon)
+        assert len(started) == 1 and abandoned == started
+        assert started[0].returncode == -signal.SIGKILL
+    finally:
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
 
 
 def test_no_timeout_is_no_limit(make_oracle: Callable[..., CommandOracle]) -> None:

@@ -37,6 +37,7 @@ falls back to short polling.
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import errno
 import math
@@ -243,33 +244,11 @@ class Runner:
         out_r, out_w = os.pipe() if capture_out else (-1, -1)
         err_r, err_w = os.pipe() if capture_err else (-1, -1)
         start = time.monotonic()
-        # A Ctrl-C inside Popen would leave its child running and unknown to cancel(): hold
-        # SIGINT/SIGTERM until the child is registered (they only ever reach the main thread).
-        held = _hold_signals()
         try:
-            try:
-                proc = subprocess.Popen(
-                    argv,
-                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
-                    stdout=out_w if capture_out else subprocess.DEVNULL,
-                    stderr=err_w if capture_err else subprocess.DEVNULL,
-                    cwd=cwd,
-                    env=self._env,
-                    start_new_session=True,
-                )
-            except OSError as err:
-                _close_fds(out_r, err_r)
-                if err.errno in _START_ERRNOS:
-                    raise OracleStartError(self._start_error_message(err, argv[0])) from err
-                raise
-            finally:
-                _close_fds(out_w, err_w)
-            with self._lock:
-                self._running.add(proc.pid)
-                if self._cancelled:
-                    _kill_group(proc.pid, signal.SIGKILL)
-        finally:
-            _release_signals(held)
+            proc = _off_main(lambda: self._start(argv, cwd, stdin, out_w, err_w), self._abandon)
+        except BaseException:
+            _close_fds(out_r, err_r)
+            raise
         try:
             timed_out, chunks = self._wait(proc, (out_r, err_r), start, timeout)
         except BaseException:
@@ -290,6 +269,41 @@ class Runner:
             stdout=b"".join(chunks.get(out_r, ())),
             stderr=b"".join(chunks.get(err_r, ())),
         )
+
+    def _start(
+        self, argv: list[str], cwd: Path, stdin: IO[bytes] | None, out_w: int, err_w: int
+    ) -> subprocess.Popen[bytes]:
+        """Start the test in its own session and register it for `cancel` (killed at once if a
+        cancel came first). Closes the pipes' write ends."""
+        try:
+            try:
+                proc = subprocess.Popen(
+                    argv,
+                    stdin=stdin if stdin is not None else subprocess.DEVNULL,
+                    stdout=out_w if out_w >= 0 else subprocess.DEVNULL,
+                    stderr=err_w if err_w >= 0 else subprocess.DEVNULL,
+                    cwd=cwd,
+                    env=self._env,
+                    start_new_session=True,
+                )
+            finally:
+                _close_fds(out_w, err_w)
+        except OSError as err:
+            if err.errno in _START_ERRNOS:
+                raise OracleStartError(self._start_error_message(err, argv[0])) from err
+            raise
+        with self._lock:
+            self._running.add(proc.pid)
+            if self._cancelled:
+                _kill_group(proc.pid, signal.SIGKILL)
+        return proc
+
+    def _abandon(self, proc: subprocess.Popen[bytes]) -> None:
+        """Kill and reap a test `_start` started for a caller that was interrupted meanwhile."""
+        _kill_group(proc.pid, signal.SIGKILL)
+        with self._lock:
+            self._running.discard(proc.pid)
+        proc.wait()
 
     def _wait(
         self,
@@ -494,20 +508,40 @@ def _drain(poller: select.poll, open_pipes: set[int], chunks: dict[int, list[byt
                 open_pipes.discard(fd)
 
 
-_HELD_SIGNALS = {signal.SIGINT, signal.SIGTERM}
+def _off_main(
+    start: Callable[[], subprocess.Popen[bytes]],
+    abandon: Callable[[subprocess.Popen[bytes]], None],
+) -> subprocess.Popen[bytes]:
+    """`start()`, called in a helper thread when the caller is the main thread.
 
-
-def _hold_signals() -> set[int | signal.Signals] | None:
-    """Block SIGINT/SIGTERM in the main thread; the previous mask, or None if nothing held."""
+    Python raises KeyboardInterrupt (Ctrl-C, and SIGTERM in the CLI) only in the main thread, and
+    at any bytecode: inside Popen, after the fork, it would leave a test running that nothing
+    knows of. In another thread, `start` always gets to register its test; a main thread
+    interrupted meanwhile waits for that (Popen returns within moments), has the test
+    `abandon`ed and re-raises. (Blocking the signals around Popen is not enough: the kernel
+    hands them to any thread that does not block them, the Python handler still runs in the
+    main thread, and the test would inherit the blocked mask.)
+    """
     if threading.current_thread() is not threading.main_thread():
-        return None
-    return set(signal.pthread_sigmask(signal.SIG_BLOCK, _HELD_SIGNALS))
+        return start()
+    started: concurrent.futures.Future[subprocess.Popen[bytes]] = concurrent.futures.Future()
 
+    def run() -> None:
+        try:
+            started.set_result(start())
+        except BaseException as e:
+            started.set_exception(e)
 
-def _release_signals(previous: set[int | signal.Signals] | None) -> None:
-    """Restore the mask `_hold_signals` changed; a held signal is delivered now."""
-    if previous is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    helper = threading.Thread(target=run, name="treereduce-start", daemon=True)
+    helper.start()
+    try:
+        helper.join()
+    except BaseException:
+        helper.join()
+        if started.exception() is None:
+            abandon(started.result())
+        raise
+    return started.result()
 
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
