@@ -110,6 +110,38 @@ def test_flaky_test_is_reported() -> None:
         reduce(PROGRAM, language="python", test=flaky, jobs=1)
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_result_the_test_is_flaky_on_is_stepped_back_from(tmp_path: Path, jobs: int) -> None:
+    # Deterministic above 120 bytes; below, a candidate passes its first test and fails the
+    # next, as a reduced C program that reads memory it never wrote may. The final re-test fails
+    # the result; the run keeps the newest earlier result that passes steadily, and says so.
+    steady = Recorder((b"ValueError",))
+    answers: dict[bytes, int] = {}
+    lock = threading.Lock()
+
+    def test(candidate: bytes) -> bool:
+        if not steady(candidate):
+            return False
+        with lock:
+            answers[candidate] = answers.get(candidate, 0) + 1
+            return len(candidate) > 120 or answers[candidate] == 1
+
+    notices: list[str] = []
+
+    def on_event(event: events.Event) -> None:
+        if isinstance(event, events.Notice):
+            notices.append(event.message)
+
+    out = tmp_path / "out.py"
+    result = reduce(PROGRAM, language="python", test=test, jobs=jobs, output=out, progress=on_event)
+    assert len(result.reduced) > 120 and steady(result.reduced)
+    assert out.read_bytes() == result.reduced
+    assert any(len(c) <= 120 for c in answers), "no candidate the test is flaky on was tested"
+    flaky = [n for n in notices if "flaky" in n]
+    assert len(flaky) == 1 and f"({len(result.reduced)} B)" in flaky[0], notices
+    assert result.stats.size == len(result.reduced)
+
+
 def test_max_tests_stops_with_an_interesting_result() -> None:
     pred = Recorder((b"ValueError",))
     result = reduce(PROGRAM, language="python", test=pred, jobs=2, max_tests=5)

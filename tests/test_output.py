@@ -4,6 +4,7 @@ default output name, file modes, and BestSoFar's ordering of writes under thread
 
 from __future__ import annotations
 
+import itertools
 import os
 import stat
 import threading
@@ -265,3 +266,32 @@ def test_stdout_mode_writes_nothing_until_emit(
     best.emit()
     assert capsysbinary.readouterr().out == b"tiny\x00"
     assert os.listdir(tmp_path) == []
+
+
+def test_best_so_far_keeps_its_history_and_steps_back(tmp_path: Path) -> None:
+    target = tmp_path / "out"
+    best = BestSoFar(target, b"initial data")
+    bests = [b"x" * n for n in (9, 7, 5, 3)]
+    for data in bests:
+        best.offer(data)
+    assert best.history() == [b"initial data", *bests]
+    best.back_to(best.history()[2])
+    assert best.data == b"x" * 7 and target.read_bytes() == b"x" * 7
+    assert best.history() == [b"initial data", b"x" * 9, b"x" * 7]
+    best.offer(b"y")
+    assert best.history()[-1] == b"y"
+
+
+def test_best_so_far_thins_a_long_history_keeping_first_and_last(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(output, "HISTORY_BYTES", 100)
+    best = BestSoFar(None, b"i" * 10)  # may hold 100 + 2 * 10 bytes
+    offered = [bytes([65 + k]) * 10 for k in range(40)]
+    for data in offered:
+        best.offer(data)
+        history = best.history()
+        assert sum(map(len, history)) <= 120
+        assert history[0] == b"i" * 10 and history[-1] == data
+        assert all(offered.index(a) < offered.index(b) for a, b in itertools.pairwise(history[1:]))
+    assert len(best.history()) >= 6  # thinned, not emptied

@@ -117,6 +117,11 @@ class BestSoFar:
         self._seq = 0
         self._written = -1
         self._lock = threading.Lock()
+        # The bests so far, oldest first, for a step back when the last turns out flaky
+        # (`back_to`); thinned to every other one (the first and last kept) past a byte cap.
+        self._history = [initial]
+        self._history_bytes = len(initial)
+        self._history_cap = HISTORY_BYTES + 2 * len(initial)
 
     def offer(self, data: bytes) -> None:
         """Record a new best (the caller guarantees it is interesting) and write it out."""
@@ -124,7 +129,34 @@ class BestSoFar:
             self._seq += 1
             self.data = data
             seq = self._seq
+            self._remember(data)
         self._write(seq, data)
+
+    def history(self) -> list[bytes]:
+        """The bests so far, oldest (the initial data) first, the current one last; a long
+        run's are thinned out, evenly in the order they came."""
+        with self._lock:
+            return list(self._history)
+
+    def back_to(self, data: bytes) -> None:
+        """Make `data`, an earlier best (or the initial data), the best again, and write it
+        out: the later ones are forgotten."""
+        with self._lock:
+            index = max(i for i, old in enumerate(self._history) if old is data)
+            del self._history[index + 1 :]
+            self._history_bytes = sum(map(len, self._history))
+            self._seq += 1
+            self.data = data
+            seq = self._seq
+        self._write(seq, data)
+
+    def _remember(self, data: bytes) -> None:
+        self._history.append(data)
+        self._history_bytes += len(data)
+        while self._history_bytes > self._history_cap and len(self._history) > 2:
+            last = self._history[-1]
+            self._history = [*self._history[:-1:2], last]
+            self._history_bytes = sum(map(len, self._history))
 
     def flush(self) -> None:
         """Make sure the latest best is on disk."""
@@ -148,6 +180,11 @@ class BestSoFar:
             sys.stdout.buffer.flush()
         else:
             self.flush()
+
+
+# The bests a BestSoFar keeps for a step back may hold this many bytes beyond twice the
+# initial data's size before they are thinned.
+HISTORY_BYTES = 64 << 20
 
 
 # The record beside an output: what produced it, so `--resume` continues only the same reduction.

@@ -43,7 +43,8 @@ class ResumedNotInteresting(NotInteresting):
 
 
 class FlakyTest(ReduceError):
-    """The final result, which passed the test before, failed it on the re-test."""
+    """The final result, which passed the test before, failed it on the re-test, and no earlier
+    result (the input included) passes steadily either."""
 
     exit_code = 5
 

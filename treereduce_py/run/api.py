@@ -66,7 +66,8 @@ def reduce(
     resuming, nor with `members=False`); the result's stats count both stages' tests.
 
     Raises NotInteresting when the original fails the test (or times out), FlakyTest when the
-    final result fails its re-test, BadOptions for options that cannot work together,
+    final result fails its re-test and so does every earlier one tried (the input too: see
+    Session.step_back), BadOptions for options that cannot work together,
     languages.UnknownLanguage for an unknown language, KeyError for an unknown strategy,
     TypeError for an unknown option or a `test` that is neither, and oracle.OracleStartError
     when the test command cannot be started. A KeyboardInterrupt stops every test and

@@ -551,10 +551,7 @@ class Session:
         elif self.known_to_pass():
             self.best.flush()
         elif not self.retest():
-            raise FlakyTest(
-                "the final result passed the test before but fails it now: is the test "
-                "deterministic? (the last result that passed is kept)"
-            )
+            self.step_back()
         stats = self.stats(quarters=True)
         result = Result(self.best.data, self.original, stats, reason, signature)
         self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
@@ -571,6 +568,36 @@ class Session:
         final = self.judge.final_test(self.best.data)
         self.best.flush()
         return final is not None
+
+    def step_back(self) -> None:
+        """The final re-test failed a result that had passed: the test is flaky on it, as on a
+        reduced C program that reads memory it never wrote. Keep the newest earlier best that
+        passes STEADY tests in a row, found by bisecting the bests so far (as if every best from
+        some one on were flaky), and say so. Raises FlakyTest when the first of them (the input)
+        does not pass again either: then it is the test that is flaky."""
+        bests = self.best.history()
+        flaky = self.best.data
+        low, high, steady = 0, len(bests) - 1, None  # bests[high] failed
+        while low < high:
+            middle = (low + high) // 2
+            if self.passes_steadily(bests[middle]):
+                steady, low = bests[middle], middle + 1
+            else:
+                high = middle
+        if steady is None:
+            raise FlakyTest(
+                "the final result passed the test before but fails it now: is the test "
+                "deterministic? (the last result that passed is kept)"
+            )
+        self.best.back_to(steady)
+        message = (
+            f"the test failed the result it had passed ({len(flaky)} B): flaky on it; kept the "
+            f"newest earlier result that passed {STEADY} tests in a row ({len(steady)} B)"
+        )
+        self.emit(events.Notice(message, elapsed=self.elapsed()))
+
+    def passes_steadily(self, candidate: bytes) -> bool:
+        return all(self.judge.final_test(candidate) is not None for _ in range(STEADY))
 
     def tidy_last(self, reason: str) -> bool:
         """A run stopped by a budget may end mid-stage, with the blank lines and trailing spaces
@@ -640,6 +667,8 @@ def _failed(verdict: Verdict) -> str:
     return f"exited with {verdict.exit_code}"
 
 
+# A result kept after a flaky one (Session.step_back) passed this many tests in a row.
+STEADY = 3
 # Seconds the --format command may run.
 FORMAT_TIMEOUT = 60.0
 # Where rounds repeat, a stage's passes stop at one that removed less than this share of the
