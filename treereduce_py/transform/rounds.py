@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from treereduce_py.edit.cdd import CDD, ListSchedule, Round, by_weight
@@ -68,11 +68,13 @@ class _Group:
     passed: set[DeleteChunk] = field(default_factory=set)
     _index: dict[int, int] | None = None
 
-    def index(self, node: int) -> int | None:
-        """The position of `node` in the list (None if not in it); the map is built once."""
+    def indices(self, chunk: DeleteChunk) -> Iterator[int]:
+        """The positions in the list of `chunk`'s nodes that are in it; the map is built once
+        a round (building it per chunk was quadratic)."""
         if self._index is None:
             self._index = {n: k for k, n in enumerate(self.nodes)}
-        return self._index.get(node)
+        found = (self._index.get(n) for n in chunk.nodes)
+        return (k for k in found if k is not None)
 
 
 class ListReductions:
@@ -134,8 +136,7 @@ class ListReductions:
                 return []
             deleted = set(group.deleted)
             for chunk in group.passed:
-                found = (group.index(n) for n in chunk.nodes)
-                deleted.update(k for k in found if k is not None)
+                deleted.update(group.indices(chunk))
             nxt = self.schedule.next(group.round, frozenset(deleted))
             if nxt is None:
                 return []
@@ -160,9 +161,8 @@ class ListReductions:
                 return []
             group.waiting.discard(task)
             group.passed.discard(task)
-            if accepted:  # one map per round: building it per chunk was quadratic
-                found = (group.index(n) for n in task.nodes)
-                group.deleted.update(k for k in found if k is not None)
+            if accepted:
+                group.deleted.update(group.indices(task))
             return self._advance(task.group, group, edits)
 
     def _advance(self, gid: int, group: _Group, edits: Edits) -> list[Task]:
