@@ -561,12 +561,15 @@ def test_an_interrupt_while_a_test_starts_leaves_it_killed(tmp_path: Path) -> No
         proc.kill()
         proc.wait()
 
+    # Run in the background (`make test &`, nohup), a process starts with SIGINT ignored.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         with pytest.raises(KeyboardInterrupt):
             process._off_main(start, abandon)
         assert len(started) == 1 and abandoned == started
         assert started[0].returncode == -signal.SIGKILL
     finally:
+        signal.signal(signal.SIGINT, previous)
         for proc in started:
             if proc.poll() is None:
                 proc.kill()
