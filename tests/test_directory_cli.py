@@ -148,6 +148,35 @@ def test_a_flaky_test_says_so_and_where_the_last_tree_that_passed_is(
         assert "bug" in (out / "x.txt").read_text()
 
 
+def test_a_tree_the_test_is_flaky_on_is_stepped_back_from_and_the_run_goes_on(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Below 30 bytes of x.txt the test passes a tree the first time it sees it and never
+    again (as a reduced program reading memory it never wrote may): the part that ends on such a
+    tree steps back to one that passes steadily, says so, and the run ends with exit 0."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d").mkdir()
+    lines = [f"line {k}" for k in range(12)]
+    (tmp_path / "d" / "x.txt").write_text("\n".join([*lines[:6], "bug", *lines[6:]]) + "\n")
+    (tmp_path / "d" / "y.txt").write_text("c\nd\n")
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    test = tmp_path / "t.sh"
+    test.write_text(
+        "#!/bin/sh\n"
+        'grep -q bug "$1/x.txt" || exit 1\n'
+        '[ "$(wc -c < "$1/x.txt")" -ge 30 ] && exit 0\n'
+        f'h=$(cat "$1"/* | cksum | tr " " _); [ -e {seen}/"$h" ] && exit 1\n'
+        f'touch {seen}/"$h"\n'
+    )
+    test.chmod(0o755)
+    code, err = _main(["d", "-j", "1", "--", test, "@@"], capfd)
+    assert code == 0, err
+    assert "flaky on it; kept the newest earlier result that passed 3 tests in a row" in err, err
+    x = tmp_path / "d.reduced" / "x.txt"
+    assert "bug" in x.read_text() and x.stat().st_size >= 30
+
+
 @pytest.mark.parametrize(
     ("extra", "command", "says"),
     [
