@@ -33,8 +33,9 @@ demo: $(STAMP)
 	@echo "== A directory: the Python package examples/package/shop must still die of its ZeroDivisionError"
 	@echo "   (modules imported once are pasted into their importer, then the file is reduced: about 2 minutes)"
 	$(BIN)/treereduce-py examples/package/shop -o $(DEMO_OUT)/shop --force -- ./examples/package/check.sh @@
-	@echo "-- before: $$(cat examples/package/shop/*.py | wc -c) bytes in $$(ls examples/package/shop | wc -l) files;" \
-	    "after: $$(cat $(DEMO_OUT)/shop/* | wc -c) bytes in $$(ls $(DEMO_OUT)/shop | wc -l) files:"
+	@n=$$(ls $(DEMO_OUT)/shop | wc -l); if [ "$$n" -eq 1 ]; then w=file; else w=files; fi; \
+	    echo "-- before: $$(cat examples/package/shop/*.py | wc -c) bytes in $$(ls examples/package/shop | wc -l) files;" \
+	    "after: $$(cat $(DEMO_OUT)/shop/* | wc -c) bytes in $$n $$w:"
 	@for f in $(DEMO_OUT)/shop/*; do echo "# $$f"; cat "$$f"; done
 
 lint: $(STAMP)
