@@ -7,6 +7,7 @@
 #   bench/sitting.sh                 # every phase, in order
 #   bench/sitting.sh peers parallel  # some phases
 #   DRY=1 bench/sitting.sh           # print what would run
+#   RERUN="c-orders-abort js-qs-package" bench/sitting.sh rerun   # peer cases run again whole
 #
 # Phases: peers (bench/run.py, every case and tool, 300 s, -j 2), parallel, size and overhead
 # (bench/scaling.py), sleeping, scale (and 100 MB, and Shrink Ray at 100 KB), presets, spread,
@@ -46,6 +47,15 @@ phase_peers() {
     local c
     for c in $(bench_list prepare 'c.name for c in prepare.load_cases()'); do
         chunk "peers $c" $py bench/run.py --cases "$c" --resume --no-report --no-scaling
+    done
+}
+
+# The peer cases named in RERUN (words), each run again whole: every tool, their stored rows
+# replaced (no --resume). For a case something else ran beside; SITTING-NOTES.md says what.
+phase_rerun() {
+    local c
+    for c in ${RERUN:-}; do
+        chunk "rerun $c" $py bench/run.py --cases "$c" --no-report --no-scaling
     done
 }
 
