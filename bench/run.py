@@ -153,7 +153,7 @@ def treereduce_tool(preset: str | None) -> Tool | None:
         return None
     found = re.search(r"\d+\.\d+\S*", _run_quiet([str(exe), "--version"]))
     version = [found.group(0) if found else "?"]
-    git = _run_quiet(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    git = provenance.measured_commit()
     if git and " " not in git:
         version = [f"{version[0]}+{git}"]
 
