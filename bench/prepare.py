@@ -137,6 +137,16 @@ def prepare_case(case: Case, *, force: bool = False) -> Path:
     return target
 
 
+def tools_on_path() -> None:
+    """Put this Python's directory first on PATH: the tools the cases' tests call may live there
+    (`z3` from z3-solver). Every harness that runs a case's test, or a tool on it, calls it
+    first."""
+    here = str(Path(sys.executable).parent)
+    path = os.environ.get("PATH", "")
+    if path.split(os.pathsep)[0] != here:
+        os.environ["PATH"] = here + os.pathsep + path
+
+
 def run_test(case: Case, candidate: Path, *, timeout: float = 120.0) -> bool:
     """Run the case's test on ``candidate`` (passed as $1); True when it is interesting."""
     try:

@@ -5,11 +5,16 @@ or `queries/` has uncommitted changes: only the engine's code and its bundled qu
 what a run measures), the engine (the git trees of those two folders) and the UTC date,
 and keeps its raw logs gzipped under bench/results/ (the head and tail of a long one), so any
 figure in docs/benchmarks.md can be traced to the run that produced it.
+
+A run made in sittings (bench/sitting.sh) commits its results between chunks, so HEAD moves
+under it; the sitting names the commit it began on in ``BENCH_PIN``, and every run is stamped
+with that one commit after a check that HEAD still measures the same code (`same_measured`).
 """
 
 from __future__ import annotations
 
 import gzip
+import os
 import subprocess
 import time
 from collections.abc import Iterable
@@ -21,22 +26,51 @@ REPO = BENCH.parent
 LOG_CAP = 1 << 20  # raw bytes kept per log (its head and tail): the logs stay a few MB in all
 
 
+def _git(*args: str) -> str:
+    proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
+    return proc.stdout.strip()
+
+
 def stamp() -> dict[str, str]:
     """The git commit (``+dirty`` with uncommitted changes), the engine (the git trees of
     `treereduce_py/` and `queries/`, the same across commits that change only tests, docs or
     bench/) and the UTC date of a run."""
-
-    def git(*args: str) -> str:
-        proc = subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True)
-        return proc.stdout.strip()
-
-    dirty = "+dirty" if git("status", "--porcelain", "--", "treereduce_py", "queries") else ""
+    dirty = "+dirty" if _git("status", "--porcelain", "--", "treereduce_py", "queries") else ""
     date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
     trees = [
-        git("rev-parse", "--short", f"HEAD:{folder}") for folder in ("treereduce_py", "queries")
+        _git("rev-parse", "--short", f"HEAD:{folder}") for folder in ("treereduce_py", "queries")
     ]
     engine = "-".join(trees) + dirty
-    return {"commit": git("rev-parse", "--short", "HEAD") + dirty, "engine": engine, "date": date}
+    return {"commit": measured_commit() + dirty, "engine": engine, "date": date}
+
+
+class PinMoved(SystemExit):
+    """HEAD no longer measures the code of the commit a sitting pinned (``BENCH_PIN``)."""
+
+
+def measured_commit() -> str:
+    """HEAD's short hash, or the commit named by ``BENCH_PIN`` (a sitting's first) when HEAD
+    measures the same code as it (see `same_measured`); raises PinMoved when it does not."""
+    pin = os.environ.get("BENCH_PIN", "")
+    if not pin:
+        return _git("rev-parse", "--short", "HEAD")
+    if not same_measured(pin, "HEAD"):
+        raise PinMoved(
+            f"BENCH_PIN={pin}: HEAD does not measure the same code as that commit"
+            " (the engine, the harness or the cases changed); start a new sitting"
+        )
+    return _git("rev-parse", "--short", pin)
+
+
+def sitting_pin(engine: str) -> str:
+    """The commit a sitting of `engine` began on: the parent of the first of its chunks' commits
+    (bench/sitting.sh's "sitting ENGINE: CHUNK") that measures HEAD's code, else HEAD (a sitting
+    not yet begun, or one of an older harness)."""
+    chunks = _git("log", "--reverse", "--format=%h", f"--grep=^sitting {engine}: ").split()
+    for chunk in chunks:
+        if same_measured(f"{chunk}^", "HEAD"):
+            return _git("rev-parse", "--short", f"{chunk}^")
+    return _git("rev-parse", "--short", "HEAD")
 
 
 def run_dates(runs: list[dict[str, Any]]) -> str:

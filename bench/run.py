@@ -51,7 +51,16 @@ from typing import Any
 import grammars
 import provenance
 import tree_input
-from prepare import BENCH, WORK, Case, count_tokens, load_cases, prepare_case, run_test
+from prepare import (
+    BENCH,
+    WORK,
+    Case,
+    count_tokens,
+    load_cases,
+    prepare_case,
+    run_test,
+    tools_on_path,
+)
 
 REPO = BENCH.parent
 RESULTS = BENCH / "results"
@@ -153,7 +162,7 @@ def treereduce_tool(preset: str | None) -> Tool | None:
         return None
     found = re.search(r"\d+\.\d+\S*", _run_quiet([str(exe), "--version"]))
     version = [found.group(0) if found else "?"]
-    git = _run_quiet(["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"])
+    git = provenance.measured_commit()
     if git and " " not in git:
         version = [f"{version[0]}+{git}"]
 
@@ -680,8 +689,7 @@ def save(
 def main(argv: list[str] | None = None) -> int:
     """Parse arguments, run the selected cases and tools, save results, render the report."""
     args = _parser().parse_args(argv)
-    # The tools the cases' tests call may live next to this Python (z3 from the test extra).
-    os.environ["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}"
+    tools_on_path()
     presets = args.presets.split(",")
     if presets == ["all"]:
         presets = [p for p in PRESETS if p in available_presets()] or ["default"]

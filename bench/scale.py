@@ -28,7 +28,7 @@ from dataclasses import asdict
 from typing import Any
 
 import provenance
-from prepare import BENCH, Case, prepare_case, run_test
+from prepare import BENCH, Case, prepare_case, run_test, tools_on_path
 from provenance import stamp
 from run import (
     RunRecord,
@@ -189,6 +189,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the selected scale runs, one after another, and merge them into scale.json."""
     args = parse_args(argv)
+    tools_on_path()
     tools = select_tools(args.tools.split(","), ["default"])
     configs = [(lang, t, size) for lang in args.langs for t in args.tests for size in args.sizes]
     print(estimate(configs, tools, args.time_limit, args.jobs), flush=True)

@@ -42,7 +42,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from prepare import Case, load_cases, prepare_case, run_test
+from prepare import Case, load_cases, prepare_case, run_test, tools_on_path
 from provenance import stamp
 from report_markdown import PARALLEL_COLUMNS, markdown_table, parallel_rows
 
@@ -341,6 +341,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     """Run the selected scaling benchmarks and merge them into bench/results/scaling.json."""
     args = parse_args(argv)
+    tools_on_path()
     if args.one_size is not None:
         print(json.dumps(one_size(args.one_size, args.max_time, args.source)))
         return 0

@@ -23,6 +23,14 @@ if [ -n "$(git status --porcelain -- treereduce_py queries)" ]; then
     echo "sitting: treereduce_py/ or queries/ has uncommitted changes; a sitting measures one engine" >&2
     exit 2
 fi
+# One commit stamp for the whole sitting: each chunk commits its results, moving HEAD, but every
+# run is stamped with the commit the sitting began on (provenance.sitting_pin), and provenance.py
+# stops a run if HEAD no longer measures that commit's code. A BENCH_PIN already set is kept.
+if [ -z "${BENCH_PIN:-}" ]; then
+    BENCH_PIN="$($py -c "import sys; sys.path.insert(0, 'bench'); import provenance
+print(provenance.sitting_pin('$engine'))")" || { echo "sitting: no commit to pin" >&2; exit 2; }
+fi
+export BENCH_PIN
 # Bytecode caches as an installed package has them (some machines set this variable).
 unset PYTHONDONTWRITEBYTECODE
 
@@ -125,6 +133,6 @@ phases=("$@")
 for p in "${phases[@]}"; do
     declare -F "phase_$p" >/dev/null || { echo "sitting: unknown phase '$p'" >&2; exit 2; }
 done
-echo "sitting: engine $engine, phases ${phases[*]}"
+echo "sitting: engine $engine (runs stamped $BENCH_PIN), phases ${phases[*]}"
 for p in "${phases[@]}"; do "phase_$p"; done
 echo "sitting: done $(date +%H:%M:%S); render with $py bench/report.py"

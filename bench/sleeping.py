@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from prepare import load_cases, prepare_case
+from prepare import load_cases, prepare_case, tools_on_path
 from provenance import stamp
 from scaling import run_numbers
 
@@ -167,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sleep", type=float, default=SLEEP, help="seconds each test sleeps")
     parser.add_argument("--one", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    tools_on_path()
     if args.one:
         print(json.dumps(one(args.one, int(args.jobs), args.modes, args.sleep)))
         return 0

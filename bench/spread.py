@@ -22,7 +22,7 @@ from dataclasses import asdict
 from typing import Any
 
 import provenance
-from prepare import BENCH, load_cases, prepare_case, run_test
+from prepare import BENCH, load_cases, prepare_case, run_test, tools_on_path
 from report_markdown import tool_order
 from run import handicapped, machine_info, run_dir, run_one, select_tools
 
@@ -90,12 +90,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--time-limit", type=float, default=300.0, help="seconds per run")
     args = parser.parse_args(argv)
+    tools_on_path()
     tools = select_tools(args.tools.split(","), ["default"])
     meta = {**machine_info(tools), "jobs": args.jobs, "time_limit": args.time_limit}
     refused = 0
     for case in load_cases(args.cases.split(",")):
         if not run_test(case, prepare_case(case)):
-            print(f"spread: {case.name}: the input is not interesting here; skipped")
+            # A failure, not a skip: a sitting must stop here rather than commit no runs.
+            print(f"spread: {case.name}: the input is not interesting here; skipped", flush=True)
+            refused += 1
             continue
         for tool in (t for t in tools if not t.languages or case.lang in t.languages):
             for repeat in range(1, args.repeats + 1):

@@ -66,22 +66,30 @@ def test_resume_skips_only_runs_of_this_engine_limit_and_jobs(
     assert run.stored_runs({**here, "engine": "e1+dirty"}, 2, 300.0) == set()
 
 
-def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    def git(*args: str) -> str:
-        done = subprocess.run(["git", *args], cwd=tmp_path, capture_output=True, text=True)
+class Scratch:
+    """A scratch git repository: each commit writes one file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.git("init", "-q")
+
+    def git(self, *args: str) -> str:
+        done = subprocess.run(["git", *args], cwd=self.root, capture_output=True, text=True)
         assert done.returncode == 0, done.stderr
         return done.stdout.strip()
 
-    def commit(path: str, text: str) -> str:
-        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / path).write_text(text)
-        git("add", "-A")
-        git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", path)
-        return git("rev-parse", "--short", "HEAD")
+    def commit(self, path: str, text: str, message: str = "") -> str:
+        (self.root / path).parent.mkdir(parents=True, exist_ok=True)
+        (self.root / path).write_text(text)
+        self.git("add", "-A")
+        self.git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", message or path)
+        return self.git("rev-parse", "--short", "HEAD")
 
-    git("init", "-q")
+
+def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commit = Scratch(tmp_path).commit
     a = commit("treereduce_py/engine.py", "v1")
     b = commit("bench/results/runs.json", "[1]")  # a run's rows, committed between sittings
     c = commit("docs/benchmarks.md", "page")
@@ -94,6 +102,27 @@ def test_commits_that_change_only_results_docs_or_tests_measure_the_same(
     first = {a: day % 1, b: day % 2, c: day % 3, s: day % 4, n: day % 5, d: day % 6, e: day % 7}
     assert provenance.versions(first) == [[a, b, c, s, n], [d], [e]]
     assert not provenance.same_measured(a, "0000000")  # unknown to git: not the same
+
+
+def test_a_sitting_stamps_every_run_with_its_first_commit_while_head_measures_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    commit = Scratch(tmp_path).commit
+    monkeypatch.setattr(provenance, "REPO", tmp_path)
+    monkeypatch.delenv("BENCH_PIN", raising=False)
+    start = commit("treereduce_py/engine.py", "v1", "engine")
+    assert provenance.sitting_pin("e1") == start  # no chunk yet: HEAD
+    commit("bench/results/runs.json", "[1]", "sitting e1: peers a")
+    commit("bench/results/runs.json", "[1, 2]", "sitting e1: peers b")
+    assert provenance.sitting_pin("e1") == start  # HEAD moved; the sitting began on `start`
+    assert provenance.measured_commit() != start
+    monkeypatch.setenv("BENCH_PIN", start)
+    assert provenance.measured_commit() == start
+    assert provenance.stamp()["commit"] == start
+    harness = commit("bench/run.py", "harness v2", "harness")  # measures other code now
+    with pytest.raises(provenance.PinMoved, match=f"BENCH_PIN={start}"):
+        provenance.stamp()
+    assert provenance.sitting_pin("e1") == harness  # a new sitting begins here
 
 
 def test_the_page_dates_a_run_made_in_sittings_by_its_first_and_last_start() -> None:

@@ -22,6 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 STUB = f"""#!/usr/bin/env bash
 if [ "$1" = -c ]; then exec {sys.executable} "$@"; fi
 echo "$*" >> "$(dirname "$0")/../../calls.log"
+echo "${{BENCH_PIN:-}}" >> "$(dirname "$0")/../../pins.log"
 mkdir -p bench/results
 echo "$*" > "bench/results/$(basename "$1" .py).json"
 """
@@ -59,7 +60,7 @@ def repo(tmp_path: Path) -> Path:
     stub.parent.mkdir(parents=True)
     stub.write_text(STUB)
     stub.chmod(0o755)
-    (tmp_path / ".gitignore").write_text(".venv/\ncalls.log\n__pycache__/\n")
+    (tmp_path / ".gitignore").write_text(".venv/\ncalls.log\npins.log\n__pycache__/\n")
     git(tmp_path, "init", "-q")
     git(tmp_path, "add", ".")
     git(tmp_path, "commit", "-q", "-m", "engine")
@@ -69,6 +70,7 @@ def repo(tmp_path: Path) -> Path:
 def sitting(repo: Path, *phases: str, dry: bool = False) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, **IDENTITY}
     env.pop("DRY", None)
+    env.pop("BENCH_PIN", None)  # (a sitting of this repository may be under way)
     if dry:
         env["DRY"] = "1"
     return subprocess.run(
@@ -115,6 +117,26 @@ def test_a_second_run_skips_what_is_on_the_branch(repo: Path) -> None:
             "go-inventory-panic",
         )
     ]
+
+
+def pins(repo: Path) -> list[str]:
+    """The commit each chunk's command was told to stamp its runs with (BENCH_PIN)."""
+    return (repo / "pins.log").read_text().splitlines()
+
+
+def test_every_run_of_a_sitting_is_stamped_with_the_commit_it_began_on(repo: Path) -> None:
+    start = git(repo, "rev-parse", "--short", "HEAD").strip()
+    assert sitting(repo, "cluster").returncode == 0
+    again = sitting(repo, "spread")  # a later session: HEAD has moved by the chunk's commit
+    assert again.returncode == 0, again.stderr
+    assert f"runs stamped {start}" in again.stdout
+    assert pins(repo) == [start] * 5
+    # The harness changed: HEAD no longer measures `start`'s code, so a new sitting pins anew.
+    (repo / "bench" / "spread.py").write_text("# another harness\n")
+    git(repo, "commit", "-q", "-am", "harness")
+    harness = git(repo, "rev-parse", "--short", "HEAD").strip()
+    assert sitting(repo, "presets").returncode == 0
+    assert pins(repo)[5:] == [harness] * 5
 
 
 def test_another_engine_runs_every_chunk_again(repo: Path) -> None:

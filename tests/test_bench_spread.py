@@ -7,13 +7,18 @@ path as its scripts do.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
 
+import prepare  # type: ignore[import-not-found]  # noqa: E402
 import spread  # type: ignore[import-not-found]  # noqa: E402
 
 
@@ -59,3 +64,26 @@ def test_each_tool_and_case_is_its_own_row_and_a_handicap_is_marked() -> None:
     runs = [run("cvise", 1, 10, 1.0, 5), run("shrinkray", 1, 9, 1.0, 5, handicap="c")]
     rows = spread.spread_rows(runs)
     assert [r[1] for r in rows] == ["cvise", "shrinkray†"]
+
+
+def test_a_case_whose_input_is_not_interesting_fails_the_run(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # A sitting commits a chunk whose command exits 0: a skipped case must not look done.
+    case = SimpleNamespace(name="smt-x", lang="smtlib")
+    monkeypatch.setattr(spread, "load_cases", lambda names: [case])
+    monkeypatch.setattr(spread, "prepare_case", lambda c: Path("/nonexistent"))
+    monkeypatch.setattr(spread, "run_test", lambda c, p: False)
+    monkeypatch.setattr(spread, "select_tools", lambda names, presets: [])
+    monkeypatch.setattr(spread, "machine_info", lambda tools: {"reducers": {}})
+    assert spread.main(["--cases", "smt-x"]) == 1
+    assert "smt-x: the input is not interesting here" in capsys.readouterr().out
+
+
+def test_the_tools_next_to_this_python_come_first_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The cases' tests call z3, which z3-solver installs beside the venv's python.
+    here = str(Path(sys.executable).parent)
+    monkeypatch.setenv("PATH", os.pathsep.join(["/usr/bin", "/bin"]))
+    prepare.tools_on_path()
+    prepare.tools_on_path()  # once only
+    assert os.environ["PATH"].split(os.pathsep) == [here, "/usr/bin", "/bin"]
