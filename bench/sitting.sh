@@ -23,14 +23,6 @@ if [ -n "$(git status --porcelain -- treereduce_py queries)" ]; then
     echo "sitting: treereduce_py/ or queries/ has uncommitted changes; a sitting measures one engine" >&2
     exit 2
 fi
-# One commit stamp for the whole sitting: each chunk commits its results, moving HEAD, but every
-# run is stamped with the commit the sitting began on (provenance.sitting_pin), and provenance.py
-# stops a run if HEAD no longer measures that commit's code. A BENCH_PIN already set is kept.
-if [ -z "${BENCH_PIN:-}" ]; then
-    BENCH_PIN="$($py -c "import sys; sys.path.insert(0, 'bench'); import provenance
-print(provenance.sitting_pin('$engine'))")" || { echo "sitting: no commit to pin" >&2; exit 2; }
-fi
-export BENCH_PIN
 # Bytecode caches as an installed package has them (some machines set this variable).
 unset PYTHONDONTWRITEBYTECODE
 
@@ -50,6 +42,15 @@ chunk() {  # chunk NAME COMMAND...: run COMMAND unless NAME is on the branch, th
 
 # A bench module's list, as words (bench_list MODULE EXPRESSION): each family keeps its own cases.
 bench_list() { $py -c "import sys; sys.path.insert(0, 'bench'); import $1; print(' '.join($2))"; }
+
+# One commit stamp for the whole sitting: each chunk commits its results, moving HEAD, but every
+# run is stamped with the commit the sitting began on (provenance.sitting_pin), and provenance.py
+# stops a run if HEAD no longer measures that commit's code. A BENCH_PIN already set is kept.
+if [ -z "${BENCH_PIN:-}" ]; then
+    BENCH_PIN="$(bench_list provenance "[provenance.sitting_pin('$engine')]")" ||
+        { echo "sitting: no commit to pin" >&2; exit 2; }
+fi
+export BENCH_PIN
 
 phase_peers() {
     local c
