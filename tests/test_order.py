@@ -41,10 +41,11 @@ POSITIVE = "import subprocess, sys\n" + (
 
 def test_a_number_that_cannot_go_becomes_one(tmp_path: Path) -> None:
     """Interesting while the program prints a positive integer: the deletions stop at a
-    function that returns 4 (`0` prints nothing positive), and only a move that keeps the length
-    makes it return 1."""
+    number of one digit (`0` prints nothing positive), and only a move that keeps the length
+    makes it 1."""
+    # No call in count's body: unfolding count(3) has nothing to unfold to.
     (tmp_path / "count.py").write_text(
-        'def count(items):\n    return len(items) + 4\n\n\nprint(count("abc"))\n'
+        "def count(items):\n    return items + 4\n\n\nprint(count(3))\n"
     )
     (tmp_path / "check.py").write_text(POSITIVE)
     proc = run_cli(["count.py", "-o", "out.py", "--", PYTHON, "check.py", "@@"], tmp_path)

@@ -69,6 +69,17 @@ def test_chi_does_not_offer_incompatible_kinds() -> None:
     )
 
 
+def test_chi_offers_a_blocks_bare_expression_for_a_statement() -> None:
+    # Python's grammar here gives an expression statement in a block as the bare call.
+    table = table_of("python", b"if 1:\n    f(1)\n    x = 2\n")
+    kinds = Kinds.of(get_language("python"))
+    found = [table.text(i) for i in chi(table, kinds, find(table, "if_statement"))]
+    assert set(found) == {b"f(1)", b"x = 2"}, found
+    # Not for an expression: its items are not statements.
+    table = table_of("python", b"g(lambda: 1)\n")
+    assert chi(table, kinds, find(table, "argument_list")) == []
+
+
 def test_to_root_offers_nodes_below_the_roots_children_of_small_documents() -> None:
     table = table_of("json", b'{"a": [1, {"b": 87}]}')
     number = find(table, "number", b"87")

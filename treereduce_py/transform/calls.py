@@ -16,6 +16,13 @@ calls (`@call`, `@call.callee`, `@call.arguments`) and of definitions (`@define`
   `f[0] = k`) with as many parameters as the call has arguments. The table, the registration
   and the loop can then go by plain deletions. Calls of methods and library functions
   (`list.add(x)`, `printf(...)`) are left alone: guessing their targets would mostly waste tests.
+* **Unfolding a call.** A call of a function defined once, `h({}, 0, 1)` with
+  `def h(v, q, j): f(j)`, becomes a call its body makes with the parameters replaced by the
+  arguments, `f(1)`, whatever that call's callee and arity (skipping a level needs the same
+  arity); `h` goes along when this was its only use. Not offered when the inner call names
+  what the body defines itself (a name the body uses outside that call, other than a
+  parameter), nor for keyword, gathered or defaulted arguments; an argument that lands inside
+  a larger expression is bracketed.
 
 Names are compared by text and arity by counting, with no scope or type analysis: a wrong guess
 is a failed test. A candidate is made only when it makes the text shorter (a redirection alone
@@ -36,6 +43,10 @@ from treereduce_py.transform.names import identifier_leaves
 MAX_TARGETS = 4
 # Callees that read a function out of something (`f[r]`, `(*fp)`): the indirect calls resolved.
 _INDIRECT = ("subscript", "index", "pointer", "parenthesized")
+# Arguments and parameters that unfolding cannot map one to one (`*a`, `**k`, `f(x=1)`, `...a`).
+_GATHERED = ("splat", "spread", "keyword")
+# Parents of an identifier that, past their first child, names a member, not a variable.
+_MEMBER = ("attribute", "member", "field", "scoped")
 # Nodes around a definition that go with it (`template <...>`, decorators).
 _WRAPPERS = ("template", "decorated")
 
@@ -76,7 +87,12 @@ def redirect_tasks(
         leaf = callee_leaf[call]
         text = table.text(leaf) if leaf != -1 else b""
         if text in functions:
-            tasks = _skip_level(table, inner, functions[text], leaf, arity)
+            f = functions[text]
+            tasks = _skip_level(table, inner, f, leaf, arity)
+            # An unfolding that only renames the callee (`r(h, e)` -> `t(h, e)`) is a skip.
+            skipped = {_renamed(table, call, leaf, s.pairs[0][1]) for s in tasks}
+            unfolded = _unfold(table, inner, f, call, arguments, leaf)
+            tasks += [u for u in unfolded if u.pairs[0][1] not in skipped]
         elif any(word in table.kind_name(callee) for word in _INDIRECT):
             tasks = _resolve(table, functions, values, callee, arity)
         else:  # a method or a library function (`list.add(x)`, `printf(...)`): left alone
@@ -104,6 +120,7 @@ class _Inner:
         self.by_node = sorted((c[0], position) for position, c in enumerate(calls))
         self._targets: dict[tuple[int, int], list[bytes]] = {}
         self._uses: dict[int, list[int]] = {}
+        self._bodies: dict[int, _Body | None] = {}
 
     def uses(self, f: _Function) -> list[int]:
         """The leaves naming `f` outside its own definition."""
@@ -113,6 +130,18 @@ class _Inner:
                 u for u in self.leaves[name] if u != f.name and not self.table.contains(f.node, u)
             ]
         return self._uses[f.node]
+
+    def body(self, f: _Function) -> _Body | None:
+        """What unfolding a call of `f` needs of it (None when it cannot be unfolded)."""
+        if f.node not in self._bodies:
+            self._bodies[f.node] = _Body.of(self.table, self, f)
+        return self._bodies[f.node]
+
+    def calls_in(self, node: int) -> list[int]:
+        """The captured calls inside `node`'s subtree, in text order."""
+        lo = bisect.bisect_left(self.by_node, (node + 1, -1))
+        hi = bisect.bisect_right(self.by_node, (self.table.last[node], len(self.calls)))
+        return [call for call, _ in self.by_node[lo:hi]]
 
     def targets(self, f: _Function, arity: int) -> list[bytes]:
         """The functions other than `f` that `f`'s body calls with `arity` arguments, each once,
@@ -151,6 +180,158 @@ def _skip_level(
         if sum(len(t) - table.size(n) for n, t in pairs) < 0:
             out.append(Substitute(pairs))
     return out
+
+
+@dataclass(frozen=True)
+class _Body:
+    """A function's parameter names, in order, the identifier leaves of its subtree by text,
+    and the calls its body makes (each one a call of another function)."""
+
+    params: tuple[bytes, ...]
+    names: dict[bytes, int]  # identifier text -> how many leaves of the definition hold it
+    calls: tuple[int, ...]
+
+    @classmethod
+    def of(cls, table: NodeTable, inner: _Inner, f: _Function) -> _Body | None:
+        params = _param_names(table, _parameters(table, f.node))
+        if params is None:
+            return None
+        names: dict[bytes, int] = {}
+        for i in table.descendants(f.node):
+            if _is_name(table, i):
+                text = table.text(i)
+                names[text] = names.get(text, 0) + 1
+        own = table.text(f.name)
+        calls = tuple(
+            c
+            for c in inner.calls_in(f.node)
+            if (leaf := inner.callee_leaf.get(c, -1)) == -1 or table.text(leaf) != own
+        )
+        return cls(params, names, calls)
+
+
+def _renamed(table: NodeTable, call: int, leaf: int, name: bytes) -> bytes:
+    """`call`'s text with its callee leaf `leaf` replaced by `name`."""
+    source = table.source
+    return (
+        source[table.start[call] : table.start[leaf]]
+        + name
+        + source[table.end[leaf] : table.end[call]]
+    )
+
+
+def _unfold(
+    table: NodeTable, inner: _Inner, f: _Function, call: int, arguments: int, leaf: int
+) -> list[Substitute]:
+    """The call `call` of `f` replaced by each call `f`'s body makes, its parameters replaced by
+    the call's arguments; `f` going along when this was its only use."""
+    if table.contains(f.node, call):
+        return []
+    body = inner.body(f)
+    args = _items(table, arguments)
+    if body is None or len(args) != len(body.params):
+        return []
+    if any(w in table.kind_name(a) for a in args for w in _GATHERED):
+        return []
+    value = {p: _bracketed(table, a) for p, a in zip(body.params, args, strict=True)}
+    drop: tuple[tuple[int, bytes], ...] = ((f.definition, b""),) if inner.uses(f) == [leaf] else ()
+    out: list[Substitute] = []
+    for inner_call in body.calls:
+        text = _substituted(table, body, inner_call, value)
+        if text is None:
+            continue
+        pairs = ((call, text), *drop)
+        if sum(len(t) - table.size(n) for n, t in pairs) < 0:
+            out.append(Substitute(pairs))
+    return out
+
+
+def _substituted(
+    table: NodeTable, body: _Body, call: int, value: dict[bytes, tuple[bytes, bytes]]
+) -> bytes | None:
+    """`call`'s text with each parameter replaced by its argument (the bare text where the
+    parameter is a whole argument, else bracketed); None when it names what the body defines
+    (a name held by more leaves of the definition than of this call) other than a parameter."""
+    start, end = table.start[call], table.end[call]
+    inside: dict[bytes, int] = {}
+    names = [i for i in table.descendants(call) if _is_name(table, i)]
+    for i in names:
+        inside[table.text(i)] = inside.get(table.text(i), 0) + 1
+    out, at = [], start
+    for i in names:
+        text = table.text(i)
+        if text not in value:
+            if body.names.get(text, 0) > inside[text] and not _callee(table, i):
+                return None  # a local of the body (or a global it also uses elsewhere)
+            continue
+        bare, bracketed = value[text]
+        parent = table.parent[i]
+        if table.parent[parent] == call:  # a whole argument of the call
+            bracketed = bare
+        elif any(w in table.kind_name(parent) for w in _MEMBER) and bracketed == bare:
+            # The object of `.a`: `(2).a`, as `2.a` would read as a number.
+            named = bare.decode(errors="replace").isidentifier()
+            bracketed = bare if named else b"(" + bare + b")"
+        out += [table.source[at : table.start[i]], bracketed]
+        at = table.end[i]
+    out.append(table.source[at:end])
+    return b"".join(out)
+
+
+def _callee(table: NodeTable, leaf: int) -> bool:
+    """Whether `leaf` is what a call calls (`g` of `g(x)`): a function, not a local value."""
+    parent = table.parent[leaf]
+    return parent != -1 and table.first_child[parent] == leaf and "call" in table.kind_name(parent)
+
+
+def _bracketed(table: NodeTable, node: int) -> tuple[bytes, bytes]:
+    """An argument's text as is, and as it may stand inside a larger expression (bracketed
+    unless it is one token, a call or already bracketed)."""
+    text = table.text(node)
+    kind = table.kind_name(node)
+    simple = table.first_child[node] == -1 or "string" in kind or "call" in kind
+    simple = simple or "parenthesized" in kind
+    return text, text if simple else b"(" + text + b")"
+
+
+def _param_names(table: NodeTable, params: int) -> tuple[bytes, ...] | None:
+    """The names of a parameter list's parameters, in order (the first identifier leaf of
+    each); None when one is gathered, defaulted or nameless."""
+    if params == -1:
+        return None
+    if _count(table, params) == 0:
+        return ()
+    found: list[bytes] = []
+    for item in _items(table, params):
+        kind = table.kind_name(item)
+        if any(w in kind for w in (*_GATHERED, "default", "variadic", "rest")):
+            return None
+        names = [i for i in (item, *table.descendants(item)) if _is_name(table, i)]
+        if not names:
+            return None
+        found.append(table.text(names[0]))
+    return tuple(found) if len(set(found)) == len(found) else None
+
+
+def _is_name(table: NodeTable, i: int) -> bool:
+    """An identifier leaf that names a variable: not an attribute, field or keyword name
+    (`o.x`, `f(x=1)`), which only share its text."""
+    if table.first_child[i] != -1 or table.kind_name(i) != "identifier":
+        return False
+    parent = table.parent[i]
+    if parent == -1:
+        return True
+    kind = table.kind_name(parent)
+    if "keyword" in kind:  # `x` of `f(x=1)`
+        return table.first_child[parent] != i
+    return table.first_child[parent] == i or not any(w in kind for w in _MEMBER)
+
+
+def _items(table: NodeTable, node: int) -> list[int]:
+    """The named children of a list but comments (`(void)` holds one)."""
+    return [
+        c for c in table.children(node) if table.named[c] and "comment" not in table.kind_name(c)
+    ]
 
 
 def _resolve(
@@ -208,9 +389,7 @@ def _parameters(table: NodeTable, node: int) -> int:
 def _count(table: NodeTable, node: int) -> int:
     """How many parameters or arguments a list holds: its named children but comments, with C's
     `(void)` counting none."""
-    items = [
-        c for c in table.children(node) if table.named[c] and "comment" not in table.kind_name(c)
-    ]
+    items = _items(table, node)
     if len(items) == 1 and table.text(items[0]) == b"void":
         return 0
     return len(items)

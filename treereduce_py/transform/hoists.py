@@ -4,7 +4,9 @@
 keeps its own text, the ancestor's goes. Which descendant may stand in a node's place is a
 question about their kinds (seed 002, ch. 7): the same kind, or two subtypes of one grammar
 supertype (two kinds of C `expression`), or two statement-like kinds where the grammar groups
-statements under no common supertype (Python's simple and compound ones). chi(n) is the nearest
+statements under no common supertype (Python's simple and compound ones), or an item of a
+block standing where a statement does (Python's grammar here puts an expression statement in a
+block as the bare expression: `if 1:` around `f(1)` may go). chi(n) is the nearest
 such descendants; a hoist the grammar does not allow there after all is caught by the syntax
 check before any test runs.
 
@@ -31,6 +33,9 @@ MAX_HOISTS = 4
 ROOT_NODES = 256
 
 _STATEMENT_SUFFIXES = ("statement", "definition", "declaration")
+
+# Lists of statements whose items the grammar may give without a statement around them.
+_BLOCKS = ("block", "module")
 
 
 @dataclass(frozen=True)
@@ -81,12 +86,22 @@ def chi(table: NodeTable, kinds: Kinds, node: int, limit: int = MAX_HOISTS) -> l
         i = stack.pop()
         smaller = table.named[i] and table.size(i) < table.size(node)
         smaller = smaller and table.kind[i] != BLOCK_KIND
-        if smaller and kinds.compatible(kind, table.kind_name(i)):
+        if smaller and (kinds.compatible(kind, table.kind_name(i)) or _block_item(table, kind, i)):
             found.append(i)
             continue
         stack.extend(reversed(list(table.children(i))))
     found.sort(key=lambda i: (-table.depth[i], i))
     return found[:limit]
+
+
+def _block_item(table: NodeTable, kind: str, i: int) -> bool:
+    """May `i` stand for a node of kind `kind` as an item of a block? When that node is a
+    statement and `i` is a named item of a block or module (an expression statement there, as
+    Python's grammar gives it)."""
+    if not kind.endswith(_STATEMENT_SUFFIXES):
+        return False
+    parent = table.parent[i]
+    return parent != -1 and table.kind_name(parent) in _BLOCKS
 
 
 def to_root(table: NodeTable, node: int) -> bool:
