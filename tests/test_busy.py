@@ -112,6 +112,46 @@ def test_the_whole_texts_deletion_keeps_no_task_waiting() -> None:
     assert run.counters.tests == 2
 
 
+class WholeThenRound(Scripted):
+    """The whole text's deletion and a small first task (line 11 alone, as an offer's), with
+    what the deletion's failure explores (lines 0-5 as a chunk) only as its speculation, which
+    a worker takes long to make (SMT-LIB's exploration of 700 commands does): until another
+    test has started."""
+
+    def __init__(self, run: Run, other_started: threading.Event) -> None:
+        self.lines = list(run.table.children(0))
+        self.other_started = other_started
+        super().__init__([Delete(0), Delete(self.lines[11])])
+
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
+        if task != Delete(0):
+            return []
+        if threading.current_thread() is not threading.main_thread():
+            self.other_started.wait(WAIT)
+        return [DeleteChunk(tuple(self.lines[:6]))]
+
+
+def test_a_worker_free_beside_the_whole_texts_deletion_takes_the_first_round() -> None:
+    # With only the first tasks queued, the free worker took line 11: on smt-unsat-conflicts,
+    # an SMT-LIB rule's small first task, which left it a fifth larger after 5000 tests.
+    other_started = threading.Event()
+    beside: list[bytes] = []
+    lock = threading.Lock()
+
+    def predicate(candidate: bytes) -> bool:
+        if not candidate.strip():  # the whole text's deletion: waits for the other test
+            other_started.wait(WAIT)
+            return False
+        with lock:
+            beside.append(candidate)
+        other_started.set()
+        return False
+
+    run = Run(predicate, jobs=2)
+    run.run(WholeThenRound(run, other_started))
+    assert beside[0] == LINES.split(b"\n", 6)[6], beside
+
+
 def test_a_success_on_an_overtaken_state_is_counted_stale() -> None:
     first, committed = threading.Event(), threading.Event()
 
