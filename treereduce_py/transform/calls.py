@@ -32,6 +32,7 @@ rarely does: with renamed names both are one letter), and at most MAX_TARGETS pe
 from __future__ import annotations
 
 import bisect
+import collections
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -188,7 +189,9 @@ class _Body:
     and the calls its body makes (each one a call of another function)."""
 
     params: tuple[bytes, ...]
-    names: dict[bytes, int]  # identifier text -> how many leaves of the definition hold it
+    names: collections.Counter[
+        bytes
+    ]  # identifier text -> how many leaves of the definition hold it
     calls: tuple[int, ...]
 
     @classmethod
@@ -196,11 +199,9 @@ class _Body:
         params = _param_names(table, _parameters(table, f.node))
         if params is None:
             return None
-        names: dict[bytes, int] = {}
-        for i in table.descendants(f.node):
-            if _is_name(table, i):
-                text = table.text(i)
-                names[text] = names.get(text, 0) + 1
+        names = collections.Counter(
+            table.text(i) for i in table.descendants(f.node) if _is_name(table, i)
+        )
         own = table.text(f.name)
         calls = tuple(
             c
@@ -253,10 +254,8 @@ def _substituted(
     parameter is a whole argument, else bracketed); None when it names what the body defines
     (a name held by more leaves of the definition than of this call) other than a parameter."""
     start, end = table.start[call], table.end[call]
-    inside: dict[bytes, int] = {}
     names = [i for i in table.descendants(call) if _is_name(table, i)]
-    for i in names:
-        inside[table.text(i)] = inside.get(table.text(i), 0) + 1
+    inside = collections.Counter(table.text(i) for i in names)
     out, at = [], start
     for i in names:
         text = table.text(i)

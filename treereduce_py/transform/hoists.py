@@ -66,7 +66,7 @@ class Kinds:
         sb = self.supertypes_of.get(b)
         if sa and sb and not sa.isdisjoint(sb):
             return True
-        return a.endswith(_STATEMENT_SUFFIXES) and b.endswith(_STATEMENT_SUFFIXES)
+        return _statement_like(a) and _statement_like(b)
 
 
 def chi(table: NodeTable, kinds: Kinds, node: int, limit: int = MAX_HOISTS) -> list[int]:
@@ -98,10 +98,15 @@ def _block_item(table: NodeTable, kind: str, i: int) -> bool:
     """May `i` stand for a node of kind `kind` as an item of a block? When that node is a
     statement and `i` is a named item of a block or module (an expression statement there, as
     Python's grammar gives it)."""
-    if not kind.endswith(_STATEMENT_SUFFIXES):
+    if not _statement_like(kind):
         return False
     parent = table.parent[i]
     return parent != -1 and table.kind_name(parent) in _BLOCKS
+
+
+def _statement_like(kind: str) -> bool:
+    """A statement, definition or declaration kind (the grammars' own names for them)."""
+    return kind.endswith(_STATEMENT_SUFFIXES)
 
 
 def to_root(table: NodeTable, node: int) -> bool:
