@@ -8,6 +8,8 @@
 #   bench/sitting.sh peers parallel  # some phases
 #   DRY=1 bench/sitting.sh           # print what would run
 #   RERUN="c-orders-abort js-qs-package" bench/sitting.sh rerun   # peer cases run again whole
+#   UNTIL=03:30 bench/sitting.sh     # start no chunk that might not end by 03:30 (today; a chunk
+#                                    # is assumed to take up to CHUNK_MAX seconds, default 1500)
 #
 # Phases: peers (bench/run.py, every case and tool, 300 s, -j 2), parallel, size and overhead
 # (bench/scaling.py), sleeping, scale (and 100 MB, and Shrink Ray at 100 KB), presets, spread,
@@ -33,6 +35,10 @@ done_chunk() { git log --format=%s | grep -xF -- "sitting $engine: $1" >/dev/nul
 chunk() {  # chunk NAME COMMAND...: run COMMAND unless NAME is on the branch, then commit bench/results
     local name="$1"; shift
     if done_chunk "$name"; then echo "sitting: $name: on the branch"; return 0; fi
+    if [ -n "${UNTIL:-}" ] && [ $(( $(date +%s) + ${CHUNK_MAX:-1500} )) -gt "$(date -d "$UNTIL" +%s)" ]; then
+        echo "sitting: $(date +%H:%M:%S): $name might not end by $UNTIL; stopped before it"
+        exit 0
+    fi
     echo "== $(date +%H:%M:%S) $name"
     if [ -n "${DRY:-}" ]; then echo "   $*"; return 0; fi
     "$@" || { echo "sitting: $name failed (exit $?); stopped" >&2; exit 1; }
