@@ -8,6 +8,8 @@
 #   bench/sitting.sh peers parallel  # some phases
 #   DRY=1 bench/sitting.sh           # print what would run
 #   RERUN="c-orders-abort js-qs-package" bench/sitting.sh rerun   # peer cases run again whole
+#   RERUN=c-program-asan RERUN_TAG=again bench/sitting.sh rerun   # a case re-run once more (its
+#                                    # chunk is "rerun again c-program-asan": a new name)
 #   UNTIL=03:30 bench/sitting.sh     # start no chunk that might not end by 03:30 (today; a chunk
 #                                    # is assumed to take up to CHUNK_MAX seconds, default 1500)
 #
@@ -67,10 +69,11 @@ phase_peers() {
 
 # The peer cases named in RERUN (words), each run again whole: every tool, their stored rows
 # replaced (no --resume). For a case something else ran beside; SITTING-NOTES.md says what.
+# RERUN_TAG names a further re-run of a case already re-run (its chunk needs a new name).
 phase_rerun() {
     local c
     for c in ${RERUN:-}; do
-        chunk "rerun $c" $py bench/run.py --cases "$c" --no-report --no-scaling
+        chunk "rerun${RERUN_TAG:+ $RERUN_TAG} $c" $py bench/run.py --cases "$c" --no-report --no-scaling
     done
 }
 

@@ -67,10 +67,14 @@ def repo(tmp_path: Path) -> Path:
     return tmp_path
 
 
-def sitting(repo: Path, *phases: str, dry: bool = False) -> subprocess.CompletedProcess[str]:
+def sitting(
+    repo: Path, *phases: str, dry: bool = False, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    given = env or {}
     env = {**os.environ, **IDENTITY}
-    env.pop("DRY", None)
-    env.pop("BENCH_PIN", None)  # (a sitting of this repository may be under way)
+    for name in ("DRY", "BENCH_PIN", "RERUN", "RERUN_TAG", "UNTIL"):
+        env.pop(name, None)  # (a sitting of this repository may be under way)
+    env.update(given)
     if dry:
         env["DRY"] = "1"
     return subprocess.run(
@@ -168,3 +172,18 @@ def test_an_unknown_phase_is_refused_before_anything_runs(repo: Path) -> None:
     assert done.returncode == 2
     assert "unknown phase 'bogus'" in done.stderr
     assert calls(repo) == []
+
+
+def test_a_rerun_runs_its_cases_again_and_a_tag_names_a_further_one(repo: Path) -> None:
+    done = sitting(repo, "rerun", env={"RERUN": "c-orders-abort"})
+    assert done.returncode == 0, done.stderr
+    # Run again whole: every tool, no --resume (the stored rows are replaced).
+    assert calls(repo) == ["bench/run.py --cases c-orders-abort --no-report --no-scaling"]
+    again = sitting(repo, "rerun", env={"RERUN": "c-orders-abort"})
+    assert "sitting: rerun c-orders-abort: on the branch" in again.stdout
+    assert len(calls(repo)) == 1
+    # A case disturbed in its re-run is re-run once more under a new chunk name.
+    tagged = sitting(repo, "rerun", env={"RERUN": "c-orders-abort", "RERUN_TAG": "again"})
+    assert tagged.returncode == 0, tagged.stderr
+    assert len(calls(repo)) == 2
+    assert git(repo, "log", "-1", "--format=%s").strip().endswith(": rerun again c-orders-abort")
