@@ -364,7 +364,7 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     run_pass = _Parallel(run.engine, run.table, planner, run.ask())
     run_pass.heap = type(run_pass.heap)()  # only what the test puts there
     run_pass.pending = [Delete(lines[1]), Delete(lines[2])]
-    run_pass.merging = True
+    run_pass.merges = 1
     run_pass.push([Delete(lines[3])])
     run_pass.heap.push(_Merge(), MERGE_PRIORITY, -1)
     item = run_pass.heap.pop()
@@ -378,7 +378,7 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     else:
         assert run.counters.tests == 2 and gone == [b"line 01", b"line 02"]
     assert rider in planner.answers
-    assert len(run_pass.heap) == 0 and not run_pass.merging
+    assert len(run_pass.heap) == 0 and run_pass.merges == 0
 
 
 @settings(max_examples=20, deadline=None)

@@ -11,6 +11,7 @@ on the newer state). So N workers that succeed at once cost about one extra test
 A candidate whose snapshot a commit overtook before its test started is rebuilt on the newer
 state rather than tested stale. While a merge's union is tested, it is the *projected* state:
 tasks started meanwhile are built on it, and it is installed as that very state when it passes.
+Successes that arrive meanwhile are merged on it too, by a chained merge tested beside it.
 
 Workers never wait for each other's answers to go on. A worker that starts a task also queues
 what the planner would do next if the task failed (C-Reduce's speculation): the children of a
@@ -105,9 +106,20 @@ class _Candidate:
 
 @dataclass(frozen=True)
 class _Merge:
-    """Test the union of proposals on the current state; `tasks` empty means every pending one."""
+    """Test the union of proposals on the current state; `tasks` empty means every pending one.
+    `chained`: on the union another merge is testing, when it still is (see `_Parallel.merge`)."""
 
     tasks: tuple[Task, ...] = ()
+    chained: bool = False
+
+
+@dataclass(frozen=True)
+class _Link:
+    """A merge's union under test, on which a chained merge builds; `done` is set once that
+    merge has installed it as the state or failed to (then it never will be)."""
+
+    union: _State
+    done: threading.Event
 
 
 _Item = Task | _Merge
@@ -208,7 +220,7 @@ class _Pass:
         self.heap: TaskHeap[_Item] = TaskHeap()
         self.failure: BaseException | None = None
         self.lock = threading.Lock()
-        self.merging = False  # a merge is queued or running: other commits wait for it
+        self.merges = 0  # merges queued or running (parallel mode): other commits wait for them
         self.setup()
         self.start(list(planner.initial()))
 
@@ -247,7 +259,7 @@ class _Pass:
             with self.lock:
                 if self.state is not base or self.judge.stop_reason is not None:
                     return False
-                if self.merging and not merging:
+                if self.merges and not merging:
                     return False
                 self.state = state
                 self.ask.committed(cand.edits, cand.spans)  # the next checks' base
@@ -289,6 +301,10 @@ class _Parallel(_Pass):
         # The union a merge is testing, as the state it installs if it passes: tasks started
         # meanwhile are built on it (`test`).
         self.projected: _State | None = None
+        # The union a (not chained) merge is testing, for a chained merge to build on; and
+        # whether a chained merge is queued or running (one at a time).
+        self.link: _Link | None = None
+        self.chain = False
         self.running_lock = threading.Lock()
 
     def start(self, tasks: list[Task]) -> None:
@@ -449,29 +465,45 @@ class _Parallel(_Pass):
             self.judge.wasted("moot" if gone else "stale", worker)
 
     def merge(self, item: _Merge, worker: int) -> None:
-        """Apply proposals to the current state and test their union once."""
-        with self.lock:
-            if item.tasks:
-                tasks = list(item.tasks)
-            else:
-                tasks, self.pending = self.pending, []
-            base = self.state
-        edits, applied, moot = base.edits, [], []
-        for task in tasks:
-            more = task_edits(self.table, edits, task)
-            if more is None:
-                moot.append(task)
-            else:
-                edits = more
-                applied.append(task)
-        self.settle(moot, True)
-        if applied and not self.unite(base, edits, applied, worker):
-            return  # its halves are queued: the merge goes on
-        with self.lock:
-            if self.pending:
-                self.heap.push(_Merge(), MERGE_PRIORITY, -1)
-            else:
-                self.merging = False
+        """Apply proposals to the current state and test their union once.
+
+        Successes that arrive while a merge's union is tested (tests started together end
+        together) are not left for the next merge: a chained merge applies them to that union
+        and is tested beside it, then waits for its answer. Unions nearly always pass, so that
+        saves a test-time; when the first one did not become the state, the chained merge's
+        tasks are proposed again. (At 16 jobs with a test that sleeps, the last successes of
+        CDD rounds and of the rename round each took a merge of their own, one after the other.)
+        At most two merges run at once: the first and one chained on it."""
+        try:
+            with self.lock:
+                link = self.link if item.chained else None
+                if link is not None and link.done.is_set():
+                    link = None
+                    if self.merges > 1:  # the first one's halves go on: they take these
+                        return
+                if item.tasks:
+                    tasks = list(item.tasks)
+                else:
+                    tasks, self.pending = self.pending, []
+                base = self.state if link is None else link.union
+            edits, applied, moot = base.edits, [], []
+            for task in tasks:
+                more = task_edits(self.table, edits, task)
+                if more is None:
+                    moot.append(task)
+                else:
+                    edits = more
+                    applied.append(task)
+            self.settle(moot, True)
+            if applied:
+                self.unite(base, edits, applied, worker, link)
+        finally:
+            with self.lock:
+                self.chain = self.chain and not item.chained
+                self.merges -= 1
+                if self.merges == 0 and self.pending:
+                    self.merges = 1
+                    self.heap.push(_Merge(), MERGE_PRIORITY, -1)
 
     def ride(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
         """Test the union of `applied` with the best independent task on top, its rider (one that
@@ -513,10 +545,14 @@ class _Parallel(_Pass):
             self.prints.pop(id(rider), None)
             self.heap.done()
 
-    def unite(self, base: _State, edits: Edits, applied: list[Task], worker: int) -> bool:
+    def unite(
+        self, base: _State, edits: Edits, applied: list[Task], worker: int, link: _Link | None
+    ) -> None:
         """Commit the union of `applied` (their `edits` on `base`) after a test, with a rider
-        (`ride`) or alone (`verify`), and settle them; False when it failed and its halves were
-        queued instead (GreeDDy's fallback: the first half next, then the second).
+        (`ride`) or alone (`verify`), and settle them; when it fails, its halves are queued
+        (GreeDDy's fallback: the first half next, then the second). A chained merge (`link`:
+        `base` is another merge's union under test) takes no rider and commits only after that
+        union has become the state.
 
         While it is tested, the union is the projected state: tasks started meanwhile are built
         on it, so the work that follows a merge (a list's next round, once its chunks' merge
@@ -530,36 +566,82 @@ class _Parallel(_Pass):
         cand = _Candidate(edits, spans, apply(base.text, spans))
         if not self.better(cand.text, base.text):
             self.settle(applied, False)
-            return True
+            return
         union = _State(cand.edits, cand.text, shifts(cand.edits))
+        mine = None if link is not None else _Link(union, threading.Event())
         with self.lock:
             self.projected = union
+            if mine is not None:
+                self.link = mine
         try:
-            return self.ride(base, edits, applied, worker) or self.verify(
-                base, cand, union, applied, worker
-            )
+            if link is not None:
+                self.chained(base, cand, union, applied, worker, link)
+            elif not self.ride(base, edits, applied, worker):
+                self.verify(base, cand, union, applied, worker)
         finally:
             with self.lock:
                 if self.projected is union:
                     self.projected = None
+                if mine is not None:
+                    self.link = None
+                    mine.done.set()
 
     def verify(
         self, base: _State, cand: _Candidate, union: _State, applied: list[Task], worker: int
-    ) -> bool:
+    ) -> None:
         """Test the union `cand` of `applied` alone; commit it as `union` (see `unite`)."""
-        verdict = self.ask(cand.text, worker, cand.spans, base.edits)
+        self.decide(
+            base, cand, union, applied, worker, self.ask(cand.text, worker, cand.spans, base.edits)
+        )
+
+    def decide(
+        self,
+        base: _State,
+        cand: _Candidate,
+        union: _State,
+        applied: list[Task],
+        worker: int,
+        verdict: Interesting | None,
+    ) -> None:
+        """Commit the union `cand` of `applied` as `union` if `verdict` says it passed, else
+        queue its halves (single tasks simply failed)."""
         if verdict is not None:
             self.settle(applied, self.commit(base, cand, verdict, merging=True, state=union))
-            return True
+            return
         self.judge.wasted("merge", worker)
         if len(applied) == 1 or self.judge.stop_reason is not None:
             self.settle(applied, False)
-            return True
+            return
         half = len(applied) // 2
         with self.lock:
             self.pending[:0] = applied[half:]
+            self.merges += 1
             self.heap.push(_Merge(tuple(applied[:half])), MERGE_PRIORITY, -1)
-        return False
+
+    def chained(
+        self,
+        base: _State,
+        cand: _Candidate,
+        union: _State,
+        applied: list[Task],
+        worker: int,
+        link: _Link,
+    ) -> None:
+        """A chained merge's union `cand`, built on the union of `link`: tested now, decided
+        once that one is (`decide` when it became the state; else `applied` are pending again:
+        a test lost)."""
+        verdict = self.ask(cand.text, worker, cand.spans, base.edits)
+        while not link.done.wait(self.engine.progress_interval):
+            if self.judge.stop_reason is not None:
+                break
+        with self.lock:
+            current = self.state is base
+            if not current:
+                self.pending[:0] = applied
+        if current:
+            self.decide(base, cand, union, applied, worker, verdict)
+        else:
+            self.judge.wasted("merge", worker)
 
     def settle(self, tasks: Iterable[Task], accepted: bool) -> None:
         tasks = list(tasks)
@@ -580,9 +662,13 @@ class _Parallel(_Pass):
             self.busy = None
         with self.lock:
             self.pending.extend(tasks)
-            if not self.merging:
-                self.merging = True
+            if self.merges == 0:
+                self.merges = 1
                 self.heap.push(_Merge(), MERGE_PRIORITY, -1)
+            elif self.link is not None and not self.chain and not self.link.done.is_set():
+                self.chain = True
+                self.merges += 1
+                self.heap.push(_Merge(chained=True), MERGE_PRIORITY, -1)
 
 
 class _InOrder(_Pass):
