@@ -571,12 +571,14 @@ class _Parallel(_Pass):
         mine = None if link is not None else _Link(union, threading.Event())
         with self.lock:
             self.projected = union
-            if mine is not None:
-                self.link = mine
         try:
             if link is not None:
                 self.chained(base, cand, union, applied, worker, link)
             elif not self.ride(base, edits, applied, worker):
+                # Only now may a merge chain on it: with a rider, a state other than the
+                # union's is installed when they pass, and a chained merge's test is lost.
+                with self.lock:
+                    self.link = mine
                 self.verify(base, cand, union, applied, worker)
         finally:
             with self.lock:
