@@ -467,7 +467,7 @@ class _Parallel(_Pass):
     def merge(self, item: _Merge, worker: int) -> None:
         """Apply proposals to the current state and test their union once.
 
-        Successes that arrive while a merge's union is tested (tests started together end
+        Successes that arrive while a merge's union is tested alone (tests started together end
         together) are not left for the next merge: a chained merge applies them to that union
         and is tested beside it, then waits for its answer. Unions nearly always pass, so that
         saves a test-time; when the first one did not become the state, the chained merge's
