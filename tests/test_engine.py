@@ -381,6 +381,27 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     assert len(run_pass.heap) == 0 and run_pass.merges == 0
 
 
+def test_a_chained_merge_whose_first_is_over_leaves_its_proposals_to_the_one_running() -> None:
+    # The first merge failed and its halves are being merged: a chained merge that starts now
+    # tests nothing (two merges on one state would race, and the loser's passing union would
+    # be settled as failed); its proposals wait for the halves' merge, which takes them next.
+    run = Run(keeps(b"line 03"), jobs=2)
+    lines = list(run.table.children(0))
+    run_pass = _Parallel(run.engine, run.table, EachLine(run.table), run.ask())
+    run_pass.heap = type(run_pass.heap)()  # only what the test puts there
+    pending = [Delete(lines[1]), Delete(lines[2])]
+    run_pass.pending = list(pending)
+    run_pass.merges = 2  # the halves' merge, running elsewhere, and this one
+    run_pass.chain = True
+    run_pass.heap.push(_Merge(chained=True), MERGE_PRIORITY, -1)
+    item = run_pass.heap.pop()
+    assert isinstance(item, _Merge) and item.chained
+    run_pass.merge(item, 0)
+    run_pass.heap.done()
+    assert run.counters.tests == 0 and run_pass.pending == pending
+    assert run_pass.merges == 1 and not run_pass.chain and len(run_pass.heap) == 0
+
+
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000))
 def test_deterministic_mode_commits_the_same_sequence_as_one_worker(seed: int) -> None:

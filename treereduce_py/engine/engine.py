@@ -477,9 +477,9 @@ class _Parallel(_Pass):
         try:
             with self.lock:
                 link = self.link if item.chained else None
-                if link is not None and link.done.is_set():
-                    link = None
-                    if self.merges > 1:  # the first one's halves go on: they take these
+                if item.chained and (link is None or link.done.is_set()):
+                    link = None  # the first merge is over: this one is as any other...
+                    if self.merges > 1:  # ... unless another runs (its halves): it takes these
                         return
                 if item.tasks:
                     tasks = list(item.tasks)
