@@ -108,8 +108,7 @@ class SyntaxCheck:
             found = count_errors(tree)
             with self._lock:
                 self.full_parses += 1
-                if spans is not None and self._start is not None:
-                    self._recent[id(spans)] = (spans, tree)
+            self._remember(spans, tree)
         return found
 
     def _parse(
@@ -132,12 +131,17 @@ class SyntaxCheck:
             tree = self.parser().parse(text, old)
             with self._lock:
                 self.incremental_parses += 1
+        self._remember(spans, tree)
+        return tree, rough
+
+    def _remember(self, spans: list[Span] | None, tree: tree_sitter.Tree) -> None:
+        """Keep `tree` as the parse of the candidate checked with `spans`, in case it is
+        committed (`committed`)."""
         if spans is not None and self._start is not None:
             with self._lock:
                 self._recent[id(spans)] = (spans, tree)
                 while len(self._recent) > RECENT:
                     self._recent.popitem(last=False)
-        return tree, rough
 
     def committed(self, edits: Edits, spans: list[Span]) -> None:
         """The engine committed the candidate checked with `spans`, whose edits are `edits`:
