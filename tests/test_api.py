@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import BadOptions, FlakyTest, NotInteresting, ReduceOptions, events, reduce
-from treereduce_py.engine.engine import GROUP
+from treereduce_py.engine.inorder import GROUP
 from treereduce_py.judge.oracle import CommandOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import count_errors

@@ -16,8 +16,11 @@ from treereduce_py import events
 from treereduce_py.edit.edits import Edits, Span
 from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.engine import GROUP, MERGE_PRIORITY, Engine, _Merge, _Parallel
+from treereduce_py.engine.engine import Engine
+from treereduce_py.engine.inorder import GROUP
 from treereduce_py.engine.output import BestSoFar
+from treereduce_py.engine.parallel import MERGE_PRIORITY, Parallel
+from treereduce_py.engine.passes import Merge
 from treereduce_py.judge.check import SyntaxCheck
 from treereduce_py.judge.judge import Budget, Counts, Interesting, Judge, PassJudge, Stopped
 from treereduce_py.judge.oracle import CallableOracle
@@ -361,14 +364,14 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     run = Run(keeps(keep), jobs=2)
     planner = EachLine(run.table)
     lines = list(run.table.children(0))
-    run_pass = _Parallel(run.engine, run.table, planner, run.ask())
+    run_pass = Parallel(run.engine, run.table, planner, run.ask())
     run_pass.heap = type(run_pass.heap)()  # only what the test puts there
     run_pass.pending = [Delete(lines[1]), Delete(lines[2])]
     run_pass.merges = 1
     run_pass.push([Delete(lines[3])])
-    run_pass.heap.push(_Merge(), MERGE_PRIORITY, -1)
+    run_pass.heap.push(Merge(), MERGE_PRIORITY, -1)
     item = run_pass.heap.pop()
-    assert isinstance(item, _Merge)
+    assert isinstance(item, Merge)
     run_pass.merge(item, 0)
     run_pass.heap.done()
     gone = [b"line %02d" % i for i in (1, 2, 3) if b"line %02d" % i not in run_pass.state.text]
@@ -387,15 +390,15 @@ def test_a_chained_merge_whose_first_is_over_leaves_its_proposals_to_the_one_run
     # be settled as failed); its proposals wait for the halves' merge, which takes them next.
     run = Run(keeps(b"line 03"), jobs=2)
     lines = list(run.table.children(0))
-    run_pass = _Parallel(run.engine, run.table, EachLine(run.table), run.ask())
+    run_pass = Parallel(run.engine, run.table, EachLine(run.table), run.ask())
     run_pass.heap = type(run_pass.heap)()  # only what the test puts there
     pending = [Delete(lines[1]), Delete(lines[2])]
     run_pass.pending = list(pending)
     run_pass.merges = 2  # the halves' merge, running elsewhere, and this one
     run_pass.chain = True
-    run_pass.heap.push(_Merge(chained=True), MERGE_PRIORITY, -1)
+    run_pass.heap.push(Merge(chained=True), MERGE_PRIORITY, -1)
     item = run_pass.heap.pop()
-    assert isinstance(item, _Merge) and item.chained
+    assert isinstance(item, Merge) and item.chained
     run_pass.merge(item, 0)
     run_pass.heap.done()
     assert run.counters.tests == 0 and run_pass.pending == pending

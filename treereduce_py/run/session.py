@@ -24,7 +24,8 @@ import tree_sitter
 
 from treereduce_py import events
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.engine import GROUP, Engine
+from treereduce_py.engine.engine import Engine
+from treereduce_py.engine.inorder import GROUP
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
 from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
