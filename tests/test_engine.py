@@ -18,8 +18,9 @@ from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
 from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.engine import Engine
 from treereduce_py.engine.inorder import GROUP
+from treereduce_py.engine.merging import MERGE_PRIORITY
 from treereduce_py.engine.output import BestSoFar
-from treereduce_py.engine.parallel import MERGE_PRIORITY, Parallel
+from treereduce_py.engine.parallel import Parallel
 from treereduce_py.engine.passes import Merge
 from treereduce_py.judge.check import SyntaxCheck
 from treereduce_py.judge.judge import Budget, Counts, Interesting, Judge, PassJudge, Stopped
