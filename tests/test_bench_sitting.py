@@ -70,15 +70,14 @@ def repo(tmp_path: Path) -> Path:
 def sitting(
     repo: Path, *phases: str, dry: bool = False, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    given = env or {}
-    env = {**os.environ, **IDENTITY}
+    run_env = {**os.environ, **IDENTITY}
     for name in ("DRY", "BENCH_PIN", "RERUN", "RERUN_TAG", "UNTIL"):
-        env.pop(name, None)  # (a sitting of this repository may be under way)
-    env.update(given)
+        run_env.pop(name, None)  # (a sitting of this repository may be under way)
+    run_env.update(env or {})
     if dry:
-        env["DRY"] = "1"
+        run_env["DRY"] = "1"
     return subprocess.run(
-        ["bash", "bench/sitting.sh", *phases], cwd=repo, env=env, capture_output=True, text=True
+        ["bash", "bench/sitting.sh", *phases], cwd=repo, env=run_env, capture_output=True, text=True
     )
 
 
