@@ -10,14 +10,16 @@
 #   RERUN="c-orders-abort js-qs-package" bench/sitting.sh rerun   # peer cases run again whole
 #   RERUN=c-program-asan RERUN_TAG=again bench/sitting.sh rerun   # a case re-run once more (its
 #                                    # chunk is "rerun again c-program-asan": a new name)
+#   NOISE="c-csmith-checksum" bench/sitting.sh noise   # treereduce-py alone, three runs of a case
 #   UNTIL=03:30 bench/sitting.sh     # start no chunk that might not end by 03:30 (today; a chunk
 #                                    # is assumed to take up to CHUNK_MAX seconds, default 1500)
 #
 # Phases: peers (bench/run.py, every case and tool, 300 s, -j 2), parallel, size and overhead
 # (bench/scaling.py), sleeping, scale (and 100 MB, and Shrink Ray at 100 KB), presets, spread,
-# cluster. The engine is the `treereduce_py/` and `queries/` trees of HEAD; a chunk's commit names
-# it, and the script stops if the working tree's engine differs from HEAD's (commit or stash
-# first: a sitting measures one engine). Nothing else of yours should run meanwhile: every tool
+# noise (the spread of treereduce-py alone where its rows vary most), cluster. The engine is
+# the `treereduce_py/` and `queries/` trees of HEAD; a chunk's commit names it, and the script
+# stops if the working tree's engine differs from HEAD's (commit or stash first: a sitting
+# measures one engine). Nothing else of yours should run meanwhile: every tool
 # gets the two cores, and the run-to-run figures assume an otherwise idle machine.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -136,10 +138,20 @@ phase_spread() {
     done
 }
 
+# treereduce-py alone, three runs each (bench/spread.py's rows), on the peer cases where its
+# stored rows moved most from one sitting to the next, each run stopped by the limit: how far
+# one of its rows there can be from another of the same engine. NOISE names other cases.
+phase_noise() {
+    local c
+    for c in ${NOISE:-c-csmith-checksum smt-unsat-conflicts c-program-asan}; do
+        chunk "noise $c" $py bench/spread.py --cases "$c" --tools treereduce-py
+    done
+}
+
 phase_cluster() { chunk "cluster" $py bench/cluster.py; }
 
 phases=("$@")
-[ "${#phases[@]}" -gt 0 ] || phases=(peers parallel size overhead sleeping scale presets spread cluster)
+[ "${#phases[@]}" -gt 0 ] || phases=(peers parallel size overhead sleeping scale presets spread noise cluster)
 for p in "${phases[@]}"; do
     declare -F "phase_$p" >/dev/null || { echo "sitting: unknown phase '$p'" >&2; exit 2; }
 done

@@ -71,7 +71,7 @@ def sitting(
     repo: Path, *phases: str, dry: bool = False, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
     run_env = {**os.environ, **IDENTITY}
-    for name in ("DRY", "BENCH_PIN", "RERUN", "RERUN_TAG", "UNTIL"):
+    for name in ("DRY", "BENCH_PIN", "RERUN", "RERUN_TAG", "UNTIL", "NOISE"):
         run_env.pop(name, None)  # (a sitting of this repository may be under way)
     run_env.update(env or {})
     if dry:
@@ -186,3 +186,18 @@ def test_a_rerun_runs_its_cases_again_and_a_tag_names_a_further_one(repo: Path) 
     assert tagged.returncode == 0, tagged.stderr
     assert len(calls(repo)) == 2
     assert git(repo, "log", "-1", "--format=%s").strip().endswith(": rerun again c-orders-abort")
+
+
+def test_noise_runs_treereduce_py_alone_three_times_on_its_cases(repo: Path) -> None:
+    done = sitting(repo, "noise")
+    assert done.returncode == 0, done.stderr
+    assert calls(repo) == [
+        f"bench/spread.py --cases {c} --tools treereduce-py"
+        for c in ("c-csmith-checksum", "smt-unsat-conflicts", "c-program-asan")
+    ]
+    assert git(repo, "log", "-1", "--format=%s").strip().endswith(": noise c-program-asan")
+    # NOISE names other cases; each is a chunk of its own, skipped once on the branch.
+    other = sitting(repo, "noise", env={"NOISE": "rust-ice-wf c-program-asan"})
+    assert other.returncode == 0, other.stderr
+    assert "sitting: noise c-program-asan: on the branch" in other.stdout
+    assert calls(repo)[3:] == ["bench/spread.py --cases rust-ice-wf --tools treereduce-py"]
