@@ -143,7 +143,7 @@ phase_spread() {
 # one of its rows there can be from another of the same engine. NOISE names other cases.
 phase_noise() {
     local c
-    for c in ${NOISE:-c-csmith-checksum smt-unsat-conflicts c-program-asan}; do
+    for c in ${NOISE:-c-csmith-checksum smt-unsat-conflicts c-program-asan python-pyyaml-package}; do
         chunk "noise $c" $py bench/spread.py --cases "$c" --tools treereduce-py
     done
 }

@@ -193,11 +193,16 @@ def test_noise_runs_treereduce_py_alone_three_times_on_its_cases(repo: Path) -> 
     assert done.returncode == 0, done.stderr
     assert calls(repo) == [
         f"bench/spread.py --cases {c} --tools treereduce-py"
-        for c in ("c-csmith-checksum", "smt-unsat-conflicts", "c-program-asan")
+        for c in (
+            "c-csmith-checksum",
+            "smt-unsat-conflicts",
+            "c-program-asan",
+            "python-pyyaml-package",
+        )
     ]
-    assert git(repo, "log", "-1", "--format=%s").strip().endswith(": noise c-program-asan")
+    assert git(repo, "log", "-1", "--format=%s").strip().endswith(": noise python-pyyaml-package")
     # NOISE names other cases; each is a chunk of its own, skipped once on the branch.
     other = sitting(repo, "noise", env={"NOISE": "rust-ice-wf c-program-asan"})
     assert other.returncode == 0, other.stderr
     assert "sitting: noise c-program-asan: on the branch" in other.stdout
-    assert calls(repo)[3:] == ["bench/spread.py --cases rust-ice-wf --tools treereduce-py"]
+    assert calls(repo)[4:] == ["bench/spread.py --cases rust-ice-wf --tools treereduce-py"]
