@@ -163,7 +163,7 @@ class SyntaxCheck:
 
 
 class CutsOnly(SyntaxCheck):
-    """The check of a coarse pass (session.COARSE_NODES): none. Its candidates delete whole
+    """The check of a coarse pass (reading.COARSE_NODES): none. Its candidates delete whole
     subtrees near the root of a huge tree, which keeps the syntax as it was, and checking one
     would cost more than the test it might save: `Tree.edit` visits every node of a deleted
     range (0.3 s for half of 10 MB of JavaScript). The test decides alone."""

@@ -11,14 +11,12 @@ sees comes through the event stream.
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import os
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import tree_sitter
 
@@ -33,11 +31,11 @@ from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.timeouts import Timeouts
-from treereduce_py.lang import inputs, languages, lineitems, pieces
-from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
+from treereduce_py.lang import inputs, languages
+from treereduce_py.lang.syntax import NodeTable, count_errors
+from treereduce_py.run import reading
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
-from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.strategies import (
     MERGE_STAGE,
     POLISH_STAGES,
@@ -46,7 +44,7 @@ from treereduce_py.transform.strategies import (
     Stage,
 )
 from treereduce_py.transform.tidy import TEXT_TIDIERS, TIDIERS, tidy_whitespace
-from treereduce_py.transform.zeroes import Lowering, Zeroes
+from treereduce_py.transform.zeroes import Lowering
 
 
 @dataclass(frozen=True)
@@ -97,7 +95,7 @@ class Session:
         self.lines_first = False  # a huge input's items read from its lines (parse_costs_more)
         self.lowerings: list[Lowering] = []  # the budgets of smaller byte values, pass by pass
         # The first pass's parse and table, prepared while the original is tested (`ahead`).
-        self.ahead: _Ahead | None = None
+        self.ahead: reading.Ahead | None = None
         self.best = BestSoFar(options.output, source)
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
@@ -261,15 +259,15 @@ class Session:
             )
         )
 
-    def prepare_ahead(self, stage: Stage) -> _Ahead | None:
+    def prepare_ahead(self, stage: Stage) -> reading.Ahead | None:
         """Start parsing the input and building the first pass's table and facts in a thread,
         so that they are ready when the original's test is over rather than after it: on a
         125 KB Python input, 0.5 s of parse and queries before the first candidate, with every
         worker idle. Not for a huge input, whose first read depends on the original's time
         (`parse_costs_more`)."""
-        if len(self.source) >= PIECES_MIN:
+        if len(self.source) >= reading.PIECES_MIN:
             return None
-        ahead = _Ahead(stage, self.source)
+        ahead = reading.Ahead(stage, self.source)
         thread = threading.Thread(
             target=ahead.run,
             args=(self.lang, self.options.queries, self.input.parsed),
@@ -294,7 +292,7 @@ class Session:
         size = len(self.source)
         self.emit(events.PassChange(0, self.phase, size, elapsed=self.elapsed()))
         self.lines_first = self.parse_costs_more()
-        read: tree_sitter.Tree | NodeTable | None = read_coarse(
+        read: tree_sitter.Tree | NodeTable | None = reading.read_coarse(
             self.source, self.lang, self.lines_first
         )
         if isinstance(read, NodeTable):
@@ -324,8 +322,8 @@ class Session:
         c = self.judge.counts()
         if self.options.deterministic or not c.tests:
             return False
-        parse = PARSE_SECONDS_PER_MB * len(self.source) / 1e6
-        return parse > LINES_TESTS * c.test_seconds / c.tests
+        parse = reading.PARSE_SECONDS_PER_MB * len(self.source) / 1e6
+        return parse > reading.LINES_TESTS * c.test_seconds / c.tests
 
     def start_timer(self) -> threading.Timer | None:
         """The budget ends running tests too: stop within moments of the deadline."""
@@ -435,7 +433,7 @@ class Session:
                 table, facts, tree = ahead.prepared.result()
             else:
                 lower = self.lowering() if same_length else None
-                table, facts, tree = prepare(
+                table, facts, tree = reading.prepare(
                     stage,
                     text,
                     self.lang,
@@ -620,48 +618,6 @@ _HOW_READ = {
 }
 
 
-class _Ahead:
-    """The first pass prepared in a thread (Session.prepare_ahead): the parse of `source` (None
-    without a grammar), then `stage`'s table, facts and tree as `prepare` makes them for a first
-    pass (coarse, not from the lines), or the exception that stopped it, raised where the pass
-    would have met it."""
-
-    def __init__(self, stage: Stage, source: bytes) -> None:
-        self.stage = stage
-        self.source = source
-        self.tree: concurrent.futures.Future[tree_sitter.Tree | None] = concurrent.futures.Future()
-        self.prepared: concurrent.futures.Future[
-            tuple[NodeTable, SyntaxFacts, tree_sitter.Tree | None]
-        ] = concurrent.futures.Future()
-
-    def run(self, lang: str, queries: Sequence[Path], parsed: bool) -> None:
-        try:
-            tree = (
-                languages.parse_in_chunks(languages.new_parser(lang), self.source)
-                if parsed
-                else None
-            )
-        except BaseException as e:
-            self.tree.set_exception(e)
-            self.prepared.set_exception(e)
-            return
-        self.tree.set_result(tree)
-        try:
-            self.prepared.set_result(prepare(self.stage, self.source, lang, queries, tree, True))
-        except BaseException as e:
-            self.prepared.set_exception(e)
-
-    def fits(
-        self, stage: Stage, text: bytes, read: tree_sitter.Tree | NodeTable | None, first: bool
-    ) -> bool:
-        """Is this what the pass of `stage` on `text` would prepare from `read` (`first`: as a
-        first pass, coarse and not from the lines)?"""
-        if not (first and stage is self.stage and text == self.source):
-            return False
-        done = self.tree.done() and self.tree.exception() is None
-        return read is None or (done and read is self.tree.result())
-
-
 def _failed(verdict: Verdict) -> str:
     if verdict.timed_out:
         return "timed out"
@@ -679,8 +635,6 @@ STAGE_MIN_GAIN = 0.05
 # many bytes and this share of the text (see Session.sweep_gaps).
 SWEEP_MIN_BYTES = 1024
 SWEEP_MIN_SHARE = 0.1
-# Texts larger than this are reduced without replacements (see prepare).
-REPLACE_MAX = 2_000_000
 # A result of at most this many tokens gets the endgame: the token stages without the syntax
 # check (see Session.endgame).
 ENDGAME_TOKENS = 64
@@ -694,15 +648,6 @@ ENDGAME_STAGES = (
 # on a result of at most LOWER_MAX bytes, at most LOWER_TESTS of them.
 LOWER_MAX = 4096
 LOWER_TESTS = 4096
-# A tree with more nodes than this is first reduced through a coarse table (see prepare).
-COARSE_NODES = 100_000
-# An input of at least this many bytes gets its coarse table from its lines (lang/lineitems.py)
-# or from parses of pieces of it, never one tree of the whole (lang/pieces.py: 550 MB at 10 MB of
-# C): from its lines where the parse would cost more than LINES_TESTS tests.
-PIECES_MIN = 4 * pieces.PIECE
-LINES_TESTS = 25
-# tree-sitter's parse of C here (0.39 s for 1 MB of the scale family's; Python's 0.17).
-PARSE_SECONDS_PER_MB = 0.4
 
 
 def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
@@ -710,77 +655,3 @@ def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
     its estimated tests (two a token, at `seconds_per_test` of wall time each) within
     ENDGAME_SHARE of the `elapsed` seconds the run has taken?"""
     return tokens <= ENDGAME_TOKENS or 2 * tokens * seconds_per_test <= ENDGAME_SHARE * elapsed
-
-
-def read_coarse(text: bytes, lang: str, lines_first: bool = False) -> NodeTable | None:
-    """The coarse table of a text of PIECES_MIN bytes or more: with `lines_first` (where the
-    parse costs more than the tests it saves: Session.parse_costs_more) its items read from its
-    lines, unless they do not start at column 0; else, or then, read in pieces (None when the
-    text is smaller, or its top level cuts neither way)."""
-    if len(text) < PIECES_MIN:
-        return None
-    language = languages.get_language(lang)
-    lines = lineitems.coarse_table(text, language) if lines_first else None
-    return lines or pieces.coarse_table(text, language)
-
-
-def prepare(
-    stage: Stage,
-    text: bytes,
-    lang: str,
-    queries: Sequence[Path],
-    read: tree_sitter.Tree | NodeTable | None = None,
-    coarse: bool = False,
-    lines_first: bool = False,
-    lower: Lowering | None = None,
-) -> tuple[NodeTable, SyntaxFacts, tree_sitter.Tree | None]:
-    """The table a stage's pass works on, what the planners know about it, and the parse of
-    `text` (which the pass's syntax check edits); `read`, when given, is that parse, or the
-    coarse table of a huge `text` read in pieces (`read_coarse`).
-
-    With `coarse`, a tree of more than COARSE_NODES nodes gives a coarse table instead: the
-    levels from the root down to where COARSE_NODES are reached, each deepest node a leaf (at
-    10 MB of C or JavaScript: the root and its 100,000 items, built in 0.1 s where the whole
-    table of 5 million nodes takes 2.5 s and twice the tree's memory). Its pass deletes whole
-    items, lists of them first, so the text shrinks geometrically from the first candidates; the
-    tree is then not returned (None) and is freed, and the pass goes unchecked (`CutsOnly`).
-    From PIECES_MIN bytes on, that coarse table is read from the lines or in pieces
-    (`read_coarse`, `lines_first`), so the first passes never hold a tree of the whole text.
-    Input without a grammar gets its kind's table (inputs.py), hoisting by kind if the kind
-    takes it, and no tree; bytes get their zeroing, and with `lower`, smaller byte values.
-    """
-    kind = inputs.input_kind(lang)
-    if not kind.parsed:
-        table = kind.table(stage.table, text)
-        tree_stage = stage.table == "syntax"
-        facts = SyntaxFacts()
-        if kind.hoists and tree_stage:
-            facts = SyntaxFacts.build(table, None, replacements=False)
-        elif kind.zeroes and tree_stage:
-            facts = SyntaxFacts(((None, Zeroes(table, lower)),))
-        return table, facts, None
-    language = languages.get_language(lang)
-    coarse_read = read if isinstance(read, NodeTable) else None
-    if coarse and stage.table == "syntax" and coarse_read is None:
-        coarse_read = read_coarse(text, lang, lines_first)
-    if coarse and stage.table == "syntax" and coarse_read is not None:
-        facts = SyntaxFacts.build(coarse_read, language, lang=lang, replacements=False)
-        return coarse_read, facts, None
-    tree = read if isinstance(read, tree_sitter.Tree) else languages.new_parser(lang).parse(text)
-    if stage.table == "lines":
-        return NodeTable.from_lines(text), SyntaxFacts(), tree
-    if stage.table == "tokens":
-        return NodeTable.from_tokens(text), SyntaxFacts(), tree
-    depth = coarse_depth(tree, COARSE_NODES) if coarse else None
-    if depth is not None:
-        table = NodeTable.from_tree(text, tree, depth)
-        return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), None
-    table = NodeTable.from_tree(text, tree)
-    # Replacements (query hints, drops, the smallest node of each kind) save little on a huge
-    # text and cost seconds to gather; passes repeat until one changes nothing, so they come in
-    # once the text is below REPLACE_MAX.
-    wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
-    if not wants:
-        return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), tree
-    facts = SyntaxFacts.build(table, language, lang=lang, tree=tree, queries=queries)
-    return table, facts, tree
