@@ -26,7 +26,7 @@ from treereduce_py.engine.engine import Engine
 from treereduce_py.engine.inorder import GROUP
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
-from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
+from treereduce_py.judge.errors import BadOptions, NotInteresting, ResumedNotInteresting
 from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
@@ -34,6 +34,7 @@ from treereduce_py.judge.timeouts import Timeouts
 from treereduce_py.lang import inputs, languages
 from treereduce_py.lang.syntax import NodeTable, count_errors
 from treereduce_py.run import reading
+from treereduce_py.run.final import FinalTest
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
 from treereduce_py.transform.strategies import (
@@ -543,14 +544,10 @@ class Session:
             )
 
     def finish(self, reason: str, signature: str | None) -> Result:
-        """Re-test the final result, or after a budget stop test its tidied text instead (twice
-        the full timeout, without patience: a loaded machine must not fail it)."""
-        if self.tidy_last(reason):
-            self.best.flush()  # the tidied result just passed: that was its final test
-        elif self.known_to_pass():
-            self.best.flush()
-        elif not self.retest():
-            self.step_back()
+        """The final test of the result (run/final.py), or after a budget stop of its tidied
+        text instead; then the done event."""
+        final = FinalTest(self.judge, self.best, self.committer, self.notice)
+        final.run(self.tidied(reason), self.known_to_pass())
         stats = self.stats(quarters=True)
         result = Result(self.best.data, self.original, stats, reason, signature)
         self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
@@ -562,53 +559,18 @@ class Session:
         o = self.options
         return o.passed_in is not None and not o.crash_judged and self.best.data == self.source
 
-    def retest(self) -> bool:
-        """The final result's test, once more (flushed to disk first either way)."""
-        final = self.judge.final_test(self.best.data)
-        self.best.flush()
-        return final is not None
-
-    def step_back(self) -> None:
-        """The final re-test failed a result that had passed: the test is flaky on it, as on a
-        reduced C program that reads memory it never wrote. Keep the newest earlier best that
-        passes STEADY tests in a row, found by bisecting the bests so far (as if every best from
-        some one on were flaky), and say so. Raises FlakyTest when the first of them (the input)
-        does not pass again either: then it is the test that is flaky."""
-        bests = self.best.history()
-        flaky = self.best.data
-        low, high, steady = 0, len(bests) - 1, None  # bests[high] failed
-        while low < high:
-            middle = (low + high) // 2
-            if self.passes_steadily(bests[middle]):
-                steady, low = bests[middle], middle + 1
-            else:
-                high = middle
-        if steady is None:
-            raise FlakyTest(
-                "the final result passed the test before but fails it now: is the test "
-                "deterministic? (the last result that passed is kept)"
-            )
-        self.best.back_to(steady)
-        message = (
-            f"the test failed the result it had passed ({len(flaky)} B): flaky on it; kept the "
-            f"newest earlier result that passed {STEADY} tests in a row ({len(steady)} B)"
-        )
-        self.emit(events.Notice(message, elapsed=self.elapsed()))
-
-    def passes_steadily(self, candidate: bytes) -> bool:
-        return all(self.judge.final_test(candidate) is not None for _ in range(STEADY))
-
-    def tidy_last(self, reason: str) -> bool:
+    def tidied(self, reason: str) -> bytes | None:
         """A run stopped by a budget may end mid-stage, with the blank lines and trailing spaces
-        its deletions left (about 1 KB of a 1.7 KB C result): its tidied text is tested as the
-        final test instead, and kept if interesting. True when it was."""
+        its deletions left (about 1 KB of a 1.7 KB C result): its tidied text, for the final
+        test to try instead. None at the fixed point, without polish, for input that is not
+        tidied, or when tidying changes nothing."""
+        if not self.input.tidy or reason == "fixpoint" or not self.options.polish:
+            return None
         tidied = tidy_whitespace(self.best.data)
-        if not self.input.tidy:
-            return False
-        if reason == "fixpoint" or not self.options.polish or tidied == self.best.data:
-            return False
-        verdict = self.judge.final_test(tidied)
-        return verdict is not None and self.committer.commit(verdict)
+        return None if tidied == self.best.data else tidied
+
+    def notice(self, message: str) -> None:
+        self.emit(events.Notice(message, elapsed=self.elapsed()))
 
 
 # How input without a grammar is read, by its kind (inputs.py), for the notice that says so.
@@ -624,8 +586,6 @@ def _failed(verdict: Verdict) -> str:
     return f"exited with {verdict.exit_code}"
 
 
-# A result kept after a flaky one (Session.step_back) passed this many tests in a row.
-STEADY = 3
 # Seconds the --format command may run.
 FORMAT_TIMEOUT = 60.0
 # Where rounds repeat, a stage's passes stop at one that removed less than this share of the
