@@ -19,8 +19,8 @@
 # noise (the spread of treereduce-py alone where its rows vary most), cluster. The engine is
 # the `treereduce_py/` and `queries/` trees of HEAD; a chunk's commit names it, and the script
 # stops if the working tree's engine differs from HEAD's (commit or stash first: a sitting
-# measures one engine). Nothing else of yours should run meanwhile: every tool
-# gets the two cores, and the run-to-run figures assume an otherwise idle machine.
+# measures one engine). Nothing else of yours should run meanwhile: every tool gets the two
+# cores, and the run-to-run figures assume an otherwise idle machine.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 py=.venv/bin/python
