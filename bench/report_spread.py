@@ -46,8 +46,28 @@ def spread_section(spread: dict[str, Any] | None, allow_mixed: bool = False) -> 
         "difference between two tools in the tables above smaller than both tools' spread here "
         "is within run-to-run noise.",
         "",
+        *solo_note(runs),
         *mixed_note(commits),
         *markdown_table(COLUMNS, spread_rows(runs)),
         "",
         *handicap_note(runs, "spread runs"),
+    ]
+
+
+def solo_note(runs: list[Run]) -> list[str]:
+    """A paragraph naming the cases run by one tool alone (`bench/sitting.sh noise`: its own
+    spread where its stored rows vary most, no comparison with the others), or nothing."""
+    tools: dict[str, set[str]] = {}
+    for r in runs:
+        tools.setdefault(r["case"], set()).add(r["tool"])
+    solo = {case: next(iter(t)) for case, t in sorted(tools.items()) if len(t) == 1}
+    if not solo:
+        return []
+    named = ", ".join(f"{case} ({tool})" for case, tool in solo.items())
+    return [
+        f"One tool alone on {named}: the cases where its rows in the peer table moved most from "
+        "one sitting to the next, each run stopped by the limit (`bench/sitting.sh noise`), to "
+        "show how far one of its stored rows there can be from another of the same engine; the "
+        "other tools did not run there.",
+        "",
     ]

@@ -87,3 +87,13 @@ def test_the_tools_next_to_this_python_come_first_on_path(monkeypatch: pytest.Mo
     prepare.tools_on_path()
     prepare.tools_on_path()  # once only
     assert os.environ["PATH"].split(os.pathsep) == [here, "/usr/bin", "/bin"]
+
+
+def test_a_case_run_by_one_tool_alone_is_named_as_such() -> None:
+    import report_spread  # type: ignore[import-not-found]
+
+    both = [run("cvise", 1, 10, 1.0, 5), run("treereduce-py", 1, 9, 1.0, 5)]
+    alone = [run("treereduce-py", k, 9, 1.0, 5) | {"case": "d"} for k in (1, 2, 3)]
+    assert report_spread.solo_note(both) == []
+    [note, blank] = report_spread.solo_note(both + alone)
+    assert note.startswith("One tool alone on d (treereduce-py): ") and blank == ""
