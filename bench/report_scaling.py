@@ -86,6 +86,62 @@ def target_misses(runs: list[Run], mode: str) -> list[str]:
     return misses
 
 
+def decomposition_rows(runs: list[Run], mode: str) -> list[list[str]]:
+    """Per case and jobs N > 1 of one mode, the speed-up as the product of three factors. The
+    stored utilization is test-seconds / (jobs x wall), so wall = tests x mean test time /
+    (jobs x utilization), and wall(1) / wall(N) = N x utilization(N) / utilization(1) (the
+    workers kept busy) x tests(1) / tests(N) (tests wasted, or spared) x mean test time at 1 /
+    at N (the tests slowed by sharing the cores), up to the rounding of the stored figures.
+    Runs stored without their test-seconds are left out."""
+    mine = [r for r in runs if r["mode"] == mode and r.get("test_seconds") and r["tests"]]
+    base = {r["case"]: r for r in mine if r["jobs"] == 1}
+    rows = []
+    for r in sorted(mine, key=lambda r: (r["case"], r["jobs"])):
+        b = base.get(r["case"])
+        if b is None or r["jobs"] == 1:
+            continue
+        busy = r["jobs"] * r["utilization"] / b["utilization"]
+        tests = b["tests"] / r["tests"]
+        pace = (b["test_seconds"] / b["tests"]) / (r["test_seconds"] / r["tests"])
+        rows.append(
+            [
+                r["case"],
+                str(r["jobs"]),
+                f"{b['wall_time'] / r['wall_time']:.2f}",
+                f"{busy:.2f}",
+                f"{tests:.2f}",
+                f"{pace:.2f}",
+            ]
+        )
+    return rows
+
+
+def decomposition_table(runs: list[Run], mode: str) -> list[str]:
+    """The speed-ups of one mode decomposed (decomposition_rows), with how to read them."""
+    rows = decomposition_rows(runs, mode)
+    if not rows:
+        return []
+    return [
+        "Each speed-up decomposed: speed-up = jobs × utilization ratio (the workers kept busy, "
+        "against one) × tests ratio (tests at 1 job / at N: below 1, tests wasted) × test-time "
+        "ratio (a test's mean time at 1 job / at N: below 1, tests slowed by sharing the "
+        "cores), up to rounding.",
+        "",
+        *markdown_table(
+            [
+                "case",
+                "jobs",
+                "speed-up",
+                "jobs × utilization ratio",
+                "tests ratio",
+                "test-time ratio",
+            ],
+            rows,
+        ),
+        "",
+    ]
+
+
 def speedup_table(runs: list[Run], mode: str, counted: set[str]) -> list[str]:
     """Per case and median over the `counted` (padded) cases: the speed-up at each jobs count
     (jobs-1 wall in seconds); the other cases are marked and left out of the median."""
@@ -188,6 +244,7 @@ def _mode_lines(runs: list[Run], mode: str, counted: set[str]) -> list[str]:
         "",
         *(verdict or ["Every target is met."]),
         "",
+        *decomposition_table(runs, mode),
     ]
 
 

@@ -69,3 +69,22 @@ def test_the_sleeping_family_counts_every_case_and_names_its_misses() -> None:
     # The page shows it once the family has run, after the padded family's section.
     page = "\n".join(report_scaling.scaling_section({"sleeping": sleeping}))
     assert "### Parallel speed-up of the engine alone: a test that sleeps" in page
+
+
+def test_each_speed_up_is_decomposed_into_busy_workers_tests_and_test_time() -> None:
+    # 600 s and 100 tests at one job, 100 s and 110 tests at 8 jobs whose tests took longer each
+    # (sharing the cores): 6x = 8 x 0.9 / 0.983 (busy) x 100 / 110 (tests) x 5.9 / 6.55 (pace).
+    one = {**run("a", "default", 1, 600.0, tests=100), "test_seconds": 590.0}
+    eight = {**run("a", "default", 8, 100.0, tests=110), "test_seconds": 720.0}
+    for r in (one, eight):
+        r["utilization"] = r["test_seconds"] / (r["jobs"] * r["wall_time"])
+    (row,) = report_scaling.decomposition_rows([one, eight], "default")
+    assert row == ["a", "8", "6.00", "7.32", "0.91", "0.90"]
+    speedup, busy, tests, pace = (float(x) for x in row[2:])
+    assert abs(busy * tests * pace - speedup) < 0.02
+    text = "\n".join(
+        report_scaling.sleeping_section({"sleep": 0.5, "strategy": "-", "runs": [one, eight]})
+    )
+    assert "| a | 8 | 6.00 | 7.32 | 0.91 | 0.90 |" in text
+    # Runs stored without their test-seconds (before the family kept them) are left out.
+    assert report_scaling.decomposition_rows(family()["runs"], "default") == []
