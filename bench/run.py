@@ -291,10 +291,12 @@ def select_tools(names: list[str], presets: list[str]) -> list[Tool]:
 WRAPPER = """#!/usr/bin/env bash
 # Counts the tests a reducer runs, runs the case's real test with the same arguments, and keeps
 # the smallest interesting candidate seen (the tool's progress, should it be killed at the limit).
-printf 's %s\\n' "$EPOCHREALTIME" >> {counter}
+# Its log: "s TIME PID" as a test starts, "e TIME PID RC" as it ends (a test the tool killed has
+# none: the PID pairs them), "b TIME BYTES" at each new best.
+printf 's %s %s\\n' "$EPOCHREALTIME" "$$" >> {counter}
 {test} "$@"
 rc=$?
-printf 'e %s %s\\n' "$EPOCHREALTIME" "$rc" >> {counter}
+printf 'e %s %s %s\\n' "$EPOCHREALTIME" "$$" "$rc" >> {counter}
 # After the time limit (the runner creates {stopped}) tests still running no longer count.
 if [ "$rc" -eq 0 ] && [ ! -e {stopped} ]; then
     cand="${{1:-{name}}}"

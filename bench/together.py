@@ -4,7 +4,7 @@ Nine files of this machine's standard library (json's five modules and four of e
 65 KB), each of which the test needs to keep one named function and parse (`ast.parse`), are
 reduced as a directory through `DirectorySession` with an in-process test padded by a sleep, so
 the time measured is the tool's use of its workers, not the machine's CPU. Each of `--jobs`
-runs once with the files' parts at once (`at_once=True`) and once in turn (the default),
+runs once with the files' parts at once (run/together.py) and once in turn (the default),
 alternating. Per run: wall time, tests, final bytes, workers busy (padded test-seconds over
 jobs x wall) and the seconds spent with k tests in flight. Results go to
 bench/results/together.json, stamped with the commit.
@@ -28,6 +28,7 @@ from treereduce_py.judge.oracle import CallableOracle
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.run.directory import DirectorySession
 from treereduce_py.run.options import ReduceOptions
+from treereduce_py.run.together import TogetherSession
 
 RESULTS = Path(__file__).resolve().parent / "results" / "together.json"
 # Each file and the function it must keep.
@@ -74,9 +75,8 @@ def run(tree: FileTree, jobs: int, pad: float, at_once: bool) -> dict[str, objec
 
     began = time.monotonic()
     options = ReduceOptions(jobs=jobs)
-    session = DirectorySession(
-        tree, CallableOracle(test), options, lambda _e: None, at_once=at_once
-    )
+    kind = TogetherSession if at_once else DirectorySession
+    session = kind(tree, CallableOracle(test), options, lambda _e: None)
     result = session.run()
     wall = time.monotonic() - began
     return {

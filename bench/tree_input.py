@@ -102,7 +102,8 @@ def archive(root: Path, target: Path) -> None:
 WRAPPER = """#!/usr/bin/env bash
 # Counts the tests a reducer runs on a directory, runs the case's real test with the directory,
 # and keeps the smallest interesting one seen (its bytes over all files), should it be killed.
-printf 's %s\\n' "$EPOCHREALTIME" >> {counter}
+# Its log is bench/run.py's wrapper's: "s TIME PID", "e TIME PID RC", "b TIME BYTES".
+printf 's %s %s\\n' "$EPOCHREALTIME" "$$" >> {counter}
 tmp=""
 if [ $# -gt 0 ]; then
     cand="$1"
@@ -118,7 +119,7 @@ fi
 size=$(find "$cand" -type f -printf '%s\\n' | awk '{{s += $1}} END {{print s + 0}}')
 {test} "$cand"
 rc=$?
-printf 'e %s %s\\n' "$EPOCHREALTIME" "$rc" >> {counter}
+printf 'e %s %s %s\\n' "$EPOCHREALTIME" "$$" "$rc" >> {counter}
 # After the time limit (the runner creates {stopped}) tests still running no longer count.
 if [ "$rc" -eq 0 ] && [ ! -e {stopped} ]; then
     (

@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from treereduce_py import BadOptions, FlakyTest, NotInteresting, ReduceOptions, events, reduce
-from treereduce_py.engine.engine import GROUP
+from treereduce_py.engine.inorder import GROUP
 from treereduce_py.judge.oracle import CommandOracle
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import count_errors
@@ -306,18 +306,18 @@ def test_a_huge_tree_is_cut_coarse_first_then_reduced_in_full(
     """With a node budget smaller than the program, the first passes use coarse tables (no tree
     kept, no check) until one changes nothing; full passes then reduce inside the functions, and
     every candidate they commit is still judged by the test."""
-    from treereduce_py.run import session
+    from treereduce_py.run import reading
 
     kinds: list[bool] = []
-    prepare = session.prepare
+    prepare = reading.prepare
 
     def spy(*args: object, **kwargs: object) -> object:
         out = prepare(*args, **kwargs)  # type: ignore[arg-type]
         kinds.append(out[2] is None)
         return out
 
-    monkeypatch.setattr(session, "COARSE_NODES", 30)
-    monkeypatch.setattr(session, "prepare", spy)
+    monkeypatch.setattr(reading, "COARSE_NODES", 30)
+    monkeypatch.setattr(reading, "prepare", spy)
     pred = Recorder((b"ValueError", b"main"))
     result = reduce(PROGRAM * 20, language="python", test=pred, jobs=2)
     assert pred(result.reduced) and result.reduced in pred.yes
@@ -339,11 +339,11 @@ def test_the_first_pass_is_prepared_while_the_original_is_tested(
 ) -> None:
     """The parse and the first pass's table and facts are built while the original's test
     runs, not after it (the workers would wait for them), and only once."""
-    from treereduce_py.run import session
+    from treereduce_py.run import reading
 
     prepared = threading.Event()
     calls: list[bytes] = []
-    prepare = session.prepare
+    prepare = reading.prepare
 
     def spy(*args: object, **kwargs: object) -> object:
         out = prepare(*args, **kwargs)  # type: ignore[arg-type]
@@ -351,7 +351,7 @@ def test_the_first_pass_is_prepared_while_the_original_is_tested(
         prepared.set()
         return out
 
-    monkeypatch.setattr(session, "prepare", spy)
+    monkeypatch.setattr(reading, "prepare", spy)
     pred = Recorder((b"ValueError", b"main"))
     during: list[bool] = []
 

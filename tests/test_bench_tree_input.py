@@ -111,6 +111,11 @@ def test_the_wrapper_rebuilds_a_flat_tree_and_keeps_the_smallest_interesting(
     assert (rundir / "best.size").read_text().strip() == "13"
     log = (rundir / "tests.log").read_text().split("\n")
     assert [line.split()[0] for line in log if line] == ["s", "e", "b", "s", "e", "b", "s", "e"]
+    # Each test's start and end name the same wrapper process, and the end its exit code.
+    ends = [line.split() for line in log if line.startswith("e ")]
+    starts = [line.split() for line in log if line.startswith("s ")]
+    assert [e[2] for e in ends] == [s[2] for s in starts]
+    assert [e[3] for e in ends] == ["0", "0", "1"]
 
 
 def test_the_wrapper_tests_a_directory_it_is_given(tmp_path: Path) -> None:

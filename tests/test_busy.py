@@ -255,6 +255,52 @@ def test_a_task_started_while_a_merge_is_tested_is_built_on_the_union() -> None:
     assert run.best.data == b"".join(x for x in LINES.splitlines(keepends=True) if x not in gone)
 
 
+def test_a_success_that_arrives_while_a_merge_is_tested_is_merged_beside_it() -> None:
+    # Line 0's deletion commits; line 1's passes on the state it replaced, and its merge is
+    # tested; line 2's passes while that merge is under way. Its own merge is built on the
+    # union being tested and tested beside it (it used to wait for the first merge's answer).
+    b_started, c_started, a_committed = threading.Event(), threading.Event(), threading.Event()
+    merge_started, chained_seen = threading.Event(), threading.Event()
+    chained: list[bytes] = []
+    in_time: list[bool] = []
+
+    def has(candidate: bytes, k: int) -> bool:
+        return b"line %02d\n" % k in candidate
+
+    def predicate(candidate: bytes) -> bool:
+        gone = {k for k in range(3) if not has(candidate, k)}
+        if gone == {0, 1, 2}:  # the chained merge
+            chained.append(candidate)
+            chained_seen.set()
+            return True
+        if gone == {2}:  # line 2's deletion: passes once the first merge is under way
+            c_started.set()
+            merge_started.wait(WAIT)
+            return True
+        if gone == {0, 1}:  # the merge of line 1's success
+            merge_started.set()
+            in_time.append(chained_seen.wait(WAIT))
+            return True
+        if gone == {0}:  # line 0's: commits first, once the other two are under way
+            b_started.wait(WAIT)
+            c_started.wait(WAIT)
+            return True
+        if gone == {1}:  # line 1's: passes on the state line 0's commit replaced
+            b_started.set()
+            a_committed.wait(WAIT)
+            return True
+        return False
+
+    run = Run(predicate, jobs=4)
+    on_commit(run, a_committed)
+    lines = list(run.table.children(0))
+    assert run.run(Scripted([Delete(lines[k]) for k in range(3)]))
+    assert in_time == [True] and len(chained) == 1
+    gone = (b"line 00\n", b"line 01\n", b"line 02\n")
+    assert run.best.data == b"".join(x for x in LINES.splitlines(keepends=True) if x not in gone)
+    assert run.counters.tests == 5
+
+
 class Speculating(EachLine):
     """EachLine, recording which tasks were asked what a failure would start."""
 

@@ -16,7 +16,7 @@ from treereduce_py.edit.tasks import Replace
 from treereduce_py.lang.hints import Hints, Match, QueryFileError, QueryMatches
 from treereduce_py.lang.languages import new_parser
 from treereduce_py.lang.syntax import NodeTable
-from treereduce_py.run.session import prepare
+from treereduce_py.run.reading import prepare
 from treereduce_py.transform.captures import CAPTURES, Capture, Parse
 from treereduce_py.transform.hoists import Kinds
 from treereduce_py.transform.planners import TreePlanner

@@ -154,6 +154,56 @@ def test_a_candidate_on_a_committed_state_parses_as_a_fresh_parse(
         assert same_tree(tree, fresh)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(chains(), st.data(), st.sampled_from([0, 8, check.COALESCE_GAP]))
+def test_a_candidate_on_any_state_is_judged_as_a_fresh_parse_would(
+    case: tuple[str, NodeTable, SyntaxCheck, list[State]], data: st.DataObject, gap: int
+) -> None:
+    # On a chain with errors too: where the incremental count is over the limit, a fresh
+    # parse decides (check.EXACT_MAX), so no candidate is turned away that it would let through.
+    lang, table, checker, states = case
+    state = states[-1]
+    built = state.build(data.draw(pair_lists(table)))
+    if built is None:
+        return
+    _, spans, text = built
+    fresh = count_errors(new_parser(lang).parse(text))
+    old_gap = check.COALESCE_GAP
+    check.COALESCE_GAP = gap
+    try:
+        for limit in sorted({0, max(fresh - 1, 0), fresh}):
+            judged = checker.errors(text, spans, state.edits, limit)
+            assert (judged <= limit) == (fresh <= limit), (limit, judged, fresh)
+    finally:
+        check.COALESCE_GAP = old_gap
+
+
+def test_a_candidate_on_an_erroneous_state_is_let_through_as_a_fresh_parse_would() -> None:
+    """The chain hypothesis found: from a JavaScript tree with two errors (f0's `}` and f7's
+    `k` deleted), f6's `k` made `{}` counts 3 errors incrementally, 2 afresh."""
+    table, checker = setup("javascript")
+    first = State(table, Edits())
+    gone = [(_node_at(table, 75, 76), b""), (_node_at(table, 597, 598), b"")]
+    built = first.build(gone)
+    assert built is not None
+    edits, spans, text = built
+    checker.parse(text, spans)
+    checker.committed(edits, spans)
+    state = State(table, edits)
+    cand = state.build([(_node_at(table, 520, 521), b"{}")])  # f6's `k`
+    assert cand is not None
+    _, spans, text = cand
+    assert count_errors(new_parser("javascript").parse(text)) == 2
+    assert count_errors(checker.parse(text, spans, state.edits)) == 3  # tree-sitter's recovery
+    assert checker.errors(text, spans, state.edits, 2) == 2
+
+
+def _node_at(table: NodeTable, start: int, end: int) -> int:
+    """The deepest node spanning exactly `start`..`end` of the table's text."""
+    found = [i for i in range(len(table)) if (table.start[i], table.end[i]) == (start, end)]
+    return found[-1]
+
+
 def test_an_erroneous_candidate_counts_its_errors_as_a_fresh_parse() -> None:
     """The example hypothesis found where the trees differ and the counts agree."""
     table, checker = setup("javascript")

@@ -16,10 +16,11 @@ from treereduce_py.judge.errors import NotInteresting
 from treereduce_py.judge.oracle import CallableOracle, Criteria
 from treereduce_py.judge.tree_oracle import tree_command
 from treereduce_py.lang.filetree import FileTree, TreeFile
-from treereduce_py.run import directory
+from treereduce_py.run import directory, together
 from treereduce_py.run.directory import DirectorySession
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
+from treereduce_py.run.together import TogetherSession
 
 _OPTIONS = ReduceOptions(jobs=2)
 
@@ -181,9 +182,7 @@ def test_files_are_reduced_at_once_each_in_the_tree_the_others_made() -> None:
     kept: list[FileTree] = []
     got: list[events.Event] = []
     out = _Recorder(kept)
-    session = DirectorySession(
-        tree, CallableOracle(both_bugs), _OPTIONS, got.append, output=out, at_once=True
-    )
+    session = TogetherSession(tree, CallableOracle(both_bugs), _OPTIONS, got.append, output=out)
     result = session.run()
     assert [f.data for f in result.tree.files] == [b"bug", b"bug"]
     marks = [
@@ -257,10 +256,8 @@ def test_parts_at_once_share_the_round_so_each_runs_as_many_slices_as_there_are_
             budgets.append((options.max_time, session.slice))
         return Session(source, lang, oracle, options, emit)
 
-    monkeypatch.setattr(directory, "Session", recording)
-    session = DirectorySession(
-        tree, CallableOracle(every_bug), _OPTIONS, lambda e: None, at_once=True
-    )
+    monkeypatch.setattr(together, "Session", recording)
+    session = TogetherSession(tree, CallableOracle(every_bug), _OPTIONS, lambda e: None)
     result = session.run()
     assert [f.data for f in result.tree.files] == [b"bug"] * 3
     # Each round's parts (those given one slice) share it: max_time is their number times it.

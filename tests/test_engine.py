@@ -16,8 +16,12 @@ from treereduce_py import events
 from treereduce_py.edit.edits import Edits, Span
 from treereduce_py.edit.tasks import Delete, Planner, Replace, Task, gain
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.engine import GROUP, MERGE_PRIORITY, Engine, _Merge, _Parallel
+from treereduce_py.engine.engine import Engine
+from treereduce_py.engine.inorder import GROUP
+from treereduce_py.engine.merging import MERGE_PRIORITY
 from treereduce_py.engine.output import BestSoFar
+from treereduce_py.engine.parallel import Parallel
+from treereduce_py.engine.passes import Merge
 from treereduce_py.judge.check import SyntaxCheck
 from treereduce_py.judge.judge import Budget, Counts, Interesting, Judge, PassJudge, Stopped
 from treereduce_py.judge.oracle import CallableOracle
@@ -361,14 +365,14 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     run = Run(keeps(keep), jobs=2)
     planner = EachLine(run.table)
     lines = list(run.table.children(0))
-    run_pass = _Parallel(run.engine, run.table, planner, run.ask())
+    run_pass = Parallel(run.engine, run.table, planner, run.ask())
     run_pass.heap = type(run_pass.heap)()  # only what the test puts there
     run_pass.pending = [Delete(lines[1]), Delete(lines[2])]
-    run_pass.merging = True
+    run_pass.merges = 1
     run_pass.push([Delete(lines[3])])
-    run_pass.heap.push(_Merge(), MERGE_PRIORITY, -1)
+    run_pass.heap.push(Merge(), MERGE_PRIORITY, -1)
     item = run_pass.heap.pop()
-    assert isinstance(item, _Merge)
+    assert isinstance(item, Merge)
     run_pass.merge(item, 0)
     run_pass.heap.done()
     gone = [b"line %02d" % i for i in (1, 2, 3) if b"line %02d" % i not in run_pass.state.text]
@@ -378,7 +382,28 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     else:
         assert run.counters.tests == 2 and gone == [b"line 01", b"line 02"]
     assert rider in planner.answers
-    assert len(run_pass.heap) == 0 and not run_pass.merging
+    assert len(run_pass.heap) == 0 and run_pass.merges == 0
+
+
+def test_a_chained_merge_whose_first_is_over_leaves_its_proposals_to_the_one_running() -> None:
+    # The first merge failed and its halves are being merged: a chained merge that starts now
+    # tests nothing (two merges on one state would race, and the loser's passing union would
+    # be settled as failed); its proposals wait for the halves' merge, which takes them next.
+    run = Run(keeps(b"line 03"), jobs=2)
+    lines = list(run.table.children(0))
+    run_pass = Parallel(run.engine, run.table, EachLine(run.table), run.ask())
+    run_pass.heap = type(run_pass.heap)()  # only what the test puts there
+    pending = [Delete(lines[1]), Delete(lines[2])]
+    run_pass.pending = list(pending)
+    run_pass.merges = 2  # the halves' merge, running elsewhere, and this one
+    run_pass.chain = True
+    run_pass.heap.push(Merge(chained=True), MERGE_PRIORITY, -1)
+    item = run_pass.heap.pop()
+    assert isinstance(item, Merge) and item.chained
+    run_pass.merge(item, 0)
+    run_pass.heap.done()
+    assert run.counters.tests == 0 and run_pass.pending == pending
+    assert run_pass.merges == 1 and not run_pass.chain and len(run_pass.heap) == 0
 
 
 @settings(max_examples=20, deadline=None)

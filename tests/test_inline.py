@@ -13,7 +13,7 @@ from treereduce_py import reduce
 from treereduce_py.edit.edits import Edits, render
 from treereduce_py.edit.tasks import Inline, task_edits
 from treereduce_py.lang.syntax import NodeTable
-from treereduce_py.run.session import prepare
+from treereduce_py.run.reading import prepare
 from treereduce_py.transform.strategies import Stage
 
 TREE = Stage("tree", "syntax", "tree")

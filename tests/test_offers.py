@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from treereduce_py.edit.edits import Edits
-from treereduce_py.run.session import prepare
+from treereduce_py.run.reading import prepare
 from treereduce_py.transform.planners import BreadthFirstPlanner, TreePlanner
 from treereduce_py.transform.strategies import Stage
 

@@ -549,11 +549,19 @@ def test_an_interrupt_while_a_test_starts_leaves_it_killed(tmp_path: Path) -> No
     started: list[subprocess.Popen[bytes]] = []
     abandoned: list[subprocess.Popen[bytes]] = []
 
+    taken = threading.Event()
+
+    def interrupted(signum: int, frame: object) -> None:
+        taken.set()
+        raise KeyboardInterrupt
+
     def start() -> subprocess.Popen[bytes]:
         proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
         started.append(proc)
         os.kill(os.getpid(), signal.SIGINT)
-        time.sleep(0.3)  # the main thread takes the interrupt meanwhile
+        # Popen returns only once the main thread has taken the interrupt (a fixed sleep here
+        # was too short on a loaded machine).
+        assert taken.wait(HANG)
         return proc
 
     def abandon(proc: subprocess.Popen[bytes]) -> None:
@@ -562,7 +570,7 @@ def test_an_interrupt_while_a_test_starts_leaves_it_killed(tmp_path: Path) -> No
         proc.wait()
 
     # Run in the background (`make test &`, nohup), a process starts with SIGINT ignored.
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    previous = signal.signal(signal.SIGINT, interrupted)
     try:
         with pytest.raises(KeyboardInterrupt):
             process._off_main(start, abandon)

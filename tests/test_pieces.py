@@ -15,7 +15,7 @@ import tree_sitter
 import treereduce_py
 from treereduce_py.lang import blocks, languages, lineitems, pieces
 from treereduce_py.lang.syntax import BLOCK_KIND, NodeTable
-from treereduce_py.run import session
+from treereduce_py.run import reading
 from treereduce_py.transform.hoists import Kinds, chi
 from treereduce_py.transform.smtlib import SmtRules
 
@@ -179,7 +179,7 @@ def test_a_huge_input_is_read_from_its_lines_or_in_pieces_never_in_one_whole_par
     # what is read: --deterministic), in pieces.
     text = generate("c", 200_000).encode().replace(b"\n", b"\n" + indent)
 
-    monkeypatch.setattr(session, "PIECES_MIN", 100_000)
+    monkeypatch.setattr(reading, "PIECES_MIN", 100_000)
     read: list[str] = []
     from_lines, in_pieces = lineitems.coarse_table, pieces.coarse_table
 

@@ -16,7 +16,7 @@ from treereduce_py import reduce
 from treereduce_py.edit.edits import Edits, render
 from treereduce_py.edit.tasks import Purge, task_edits
 from treereduce_py.lang.syntax import NodeTable
-from treereduce_py.run.session import prepare
+from treereduce_py.run.reading import prepare
 from treereduce_py.transform.captures import CAPTURES
 from treereduce_py.transform.strategies import Stage
 

@@ -11,7 +11,7 @@ from conftest import run_tool, which
 from treereduce_py import reduce
 from treereduce_py.edit.tasks import Replace
 from treereduce_py.judge.oracle import CommandOracle
-from treereduce_py.run.session import prepare
+from treereduce_py.run.reading import prepare
 from treereduce_py.transform.planners import TreePlanner
 from treereduce_py.transform.strategies import Stage
 

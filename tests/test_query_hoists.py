@@ -10,7 +10,7 @@ from conftest import run_tool, which
 
 from treereduce_py.edit.edits import Edits, render
 from treereduce_py.edit.tasks import Hoist, task_edits
-from treereduce_py.run.session import prepare
+from treereduce_py.run.reading import prepare
 from treereduce_py.transform.planners import TreePlanner
 from treereduce_py.transform.strategies import Stage
 

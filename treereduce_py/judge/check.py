@@ -16,6 +16,11 @@ itself (tree-sitter visits the old nodes in a changed range), is parsed afresh, 
 checked without edits (polishing, the original); `full_parses` and `incremental_parses` count
 both kinds.
 
+From a base with parse errors, tree-sitter's incremental reparse may recover differently from a
+fresh parse and count more errors (on a JavaScript chain: 3 against 2), which would turn away a
+candidate a fresh parse lets through: there, a count over the caller's limit is taken afresh
+(`errors(limit=...)`) up to `EXACT_MAX` bytes, and the fresh tree is the one kept.
+
 Changed ranges closer than `COALESCE_GAP` bytes are one range for tree-sitter, so a chunk of ten
 thousand deleted siblings is one `Tree.edit`. Ranges are given in bytes only, with zero points:
 nothing here reads a node's row or column, and the byte offsets are what reuse depends on.
@@ -41,6 +46,9 @@ INCREMENTAL_RATIO = 4
 # Committed states kept as bases, and checked candidates kept in case they are committed.
 BASES = 3
 RECENT = 64
+# Up to this many bytes, a candidate parsed from a base with errors that counts more than the
+# caller allows is parsed afresh to decide (about 10 ms a 100 KB, 0.3 s a MB).
+EXACT_MAX = 1 << 20
 
 _ZERO = (0, 0)
 
@@ -58,14 +66,16 @@ class SyntaxCheck:
         self.language = language
         self._local = threading.local()
         self._lock = threading.Lock()
-        # id(edits) -> (edits, parse of that state's text): the pass's text and recent commits.
-        self._bases: OrderedDict[int, tuple[Edits, tree_sitter.Tree]] = OrderedDict()
+        # id(edits) -> (edits, parse of that state's text, whether it has errors): the pass's
+        # text and recent commits.
+        self._bases: OrderedDict[int, tuple[Edits, tree_sitter.Tree, bool]] = OrderedDict()
         # id(spans) -> (spans, parse): checked candidates, one of which may be committed next.
         self._recent: OrderedDict[int, tuple[list[Span], tree_sitter.Tree]] = OrderedDict()
         self.full_parses = 0
         self.incremental_parses = 0
         # The parse of the pass's text: the base of candidates built on no commit yet.
         self._start = tree if table is not None else None
+        self._start_errors = self._start is not None and self._start.root_node.has_error
 
     def parser(self) -> tree_sitter.Parser:
         """This thread's parser."""
@@ -79,32 +89,59 @@ class SyntaxCheck:
     ) -> tree_sitter.Tree:
         """The parse tree of `text`: the text of the state whose edits are `since` (the pass's
         text when not given) with `spans` of it replaced (edits.spans_since, edits.diff)."""
-        base = self._base(since) if spans is not None else None
-        ranges = _coalesced(spans) if base is not None and spans else []
+        return self._parse(text, spans, since)[0]
+
+    def errors(
+        self,
+        text: bytes,
+        spans: list[Span] | None = None,
+        since: Edits | None = None,
+        limit: int | None = None,
+    ) -> int:
+        """ERROR and MISSING nodes in the parse of `text` (see `parse`); when that parse was
+        incremental from a base with errors and counts more than `limit`, in a fresh parse
+        (up to `EXACT_MAX` bytes), which then stands for the candidate."""
+        tree, rough = self._parse(text, spans, since)
+        found = count_errors(tree)
+        if rough and limit is not None and found > limit and len(text) <= EXACT_MAX:
+            tree = self.parser().parse(text)
+            found = count_errors(tree)
+            with self._lock:
+                self.full_parses += 1
+            self._remember(spans, tree)
+        return found
+
+    def _parse(
+        self, text: bytes, spans: list[Span] | None, since: Edits | None
+    ) -> tuple[tree_sitter.Tree, bool]:
+        """`parse`, and whether it was incremental from a base with errors."""
+        known = self._base(since) if spans is not None else None
+        ranges = _coalesced(spans) if known is not None and spans else []
         touched = sum(e - s for s, e, _ in ranges)
-        if base is None or not ranges or touched >= INCREMENTAL_RATIO * len(text):
+        rough = False
+        if known is None or not ranges or touched >= INCREMENTAL_RATIO * len(text):
             with self._lock:
                 self.full_parses += 1
             tree = self.parser().parse(text)
         else:
+            base, rough = known
             old = base.copy()
             for s, e, new_len in reversed(ranges):
                 old.edit(s, e, s + new_len, _ZERO, _ZERO, _ZERO)
             tree = self.parser().parse(text, old)
             with self._lock:
                 self.incremental_parses += 1
+        self._remember(spans, tree)
+        return tree, rough
+
+    def _remember(self, spans: list[Span] | None, tree: tree_sitter.Tree) -> None:
+        """Keep `tree` as the parse of the candidate checked with `spans`, in case it is
+        committed (`committed`)."""
         if spans is not None and self._start is not None:
             with self._lock:
                 self._recent[id(spans)] = (spans, tree)
                 while len(self._recent) > RECENT:
                     self._recent.popitem(last=False)
-        return tree
-
-    def errors(
-        self, text: bytes, spans: list[Span] | None = None, since: Edits | None = None
-    ) -> int:
-        """ERROR and MISSING nodes in the parse of `text` (see `parse`)."""
-        return count_errors(self.parse(text, spans, since))
 
     def committed(self, edits: Edits, spans: list[Span]) -> None:
         """The engine committed the candidate checked with `spans`, whose edits are `edits`:
@@ -112,26 +149,31 @@ class SyntaxCheck:
         with self._lock:
             known = self._recent.pop(id(spans), None)
             if known is not None and known[0] is spans:
-                self._bases[id(edits)] = (edits, known[1])
+                self._bases[id(edits)] = (edits, known[1], known[1].root_node.has_error)
                 while len(self._bases) > BASES:
                     self._bases.popitem(last=False)
 
-    def _base(self, since: Edits | None) -> tree_sitter.Tree | None:
+    def _base(self, since: Edits | None) -> tuple[tree_sitter.Tree, bool] | None:
+        """The parse of the state whose edits are `since`, and whether it has errors."""
         with self._lock:
             if since is None or not since.order:
-                return self._start
+                return None if self._start is None else (self._start, self._start_errors)
             known = self._bases.get(id(since))
-        return known[1] if known is not None and known[0] is since else None
+        return (known[1], known[2]) if known is not None and known[0] is since else None
 
 
 class CutsOnly(SyntaxCheck):
-    """The check of a coarse pass (session.COARSE_NODES): none. Its candidates delete whole
+    """The check of a coarse pass (reading.COARSE_NODES): none. Its candidates delete whole
     subtrees near the root of a huge tree, which keeps the syntax as it was, and checking one
     would cost more than the test it might save: `Tree.edit` visits every node of a deleted
     range (0.3 s for half of 10 MB of JavaScript). The test decides alone."""
 
     def errors(
-        self, text: bytes, spans: list[Span] | None = None, since: Edits | None = None
+        self,
+        text: bytes,
+        spans: list[Span] | None = None,
+        since: Edits | None = None,
+        limit: int | None = None,
     ) -> int:
         return 0
 

@@ -302,7 +302,7 @@ class Judge:
     ) -> bool:
         """No more parse errors than the best; a rejection is counted and cached."""
         began = time.perf_counter()
-        ok = check.errors(candidate, spans, since) <= max_errors
+        ok = check.errors(candidate, spans, since, max_errors) <= max_errors
         self.order.checked(time.perf_counter() - began, (not ok) if first else None)
         if not ok:
             with self.lock:

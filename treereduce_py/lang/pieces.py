@@ -3,7 +3,7 @@ about `PIECE` bytes each, never one tree of the whole text.
 
 A tree-sitter tree costs about 50 bytes of memory per byte of input (550 MB at 10 MB of the scale
 family's C, so 5 GB or more at 100 MB), and the first passes on a huge input only delete whole
-top-level items (the coarse table, session.prepare): they need the items' byte ranges and kinds,
+top-level items (the coarse table, reading.prepare): they need the items' byte ranges and kinds,
 not the tree. So the text is parsed a piece at a time, each piece's tree freed before the next:
 a piece starts where a named top-level item starts and runs about `PIECE` bytes; its items count
 up to the last one (the cut may have truncated it) and up to the first with a parse error (error

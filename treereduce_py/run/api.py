@@ -67,7 +67,7 @@ def reduce(
 
     Raises NotInteresting when the original fails the test (or times out), FlakyTest when the
     final result fails its re-test and so does every earlier one tried (the input too: see
-    Session.step_back), BadOptions for options that cannot work together,
+    run/final.py), BadOptions for options that cannot work together,
     languages.UnknownLanguage for an unknown language, KeyError for an unknown strategy,
     TypeError for an unknown option or a `test` that is neither, and oracle.OracleStartError
     when the test command cannot be started. A KeyboardInterrupt stops every test and

@@ -7,12 +7,8 @@ header, Rust, Python or JavaScript module named once inlined where it is named, 
 up to `jobs` at once (lang/link_finders.py), then every file left, largest first, through the
 ordinary single-file `Session` with its own front end (its grammar, text or bytes), its test
 placing the candidate into the rest of the current tree (judge/tree_oracle.py). Rounds repeat
-until one changes nothing: a file that shrank may let another one go. With `at_once` (not the
-default) and several jobs, a round's files are reduced at once (`reduce_together`), their tests
-sharing the jobs' slots, each given to the waiting task worth the most bytes in any file
-(judge/slots.py), each file tested in the tree as the others have made it and installed there
-only when no other file changed while its test ran (`LiveTree`): the heaps of all files act as
-one.
+until one changes nothing: a file that shrank may let another one go. (run/together.py's
+`TogetherSession`, not the default, reduces a round's files at once instead of in turn.)
 A part is not run again on the very tree it last ended on (it would start at its own fixed
 point), so the last round ends when it comes back to the last change.
 
@@ -42,7 +38,6 @@ import fnmatch
 import hashlib
 import itertools
 import os
-import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -54,9 +49,8 @@ from treereduce_py.engine.tree_output import TreeOutput
 from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import Criteria, Oracle
 from treereduce_py.judge.refusals import Refusals
-from treereduce_py.judge.slots import Ranked, RankedSlots
 from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
-from treereduce_py.judge.tree_oracle import LiveTree, TreeOracle, tree_command
+from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.link_finders import inlinings
 from treereduce_py.run.options import ReduceOptions
@@ -77,11 +71,6 @@ WHOLE_TREE = "."
 # least SLICE_FLOOR seconds; each round's slice is twice the last.
 SLICE_TESTS = 40
 SLICE_FLOOR = 2.0
-# Files reduced at once are at most this many times the jobs (the largest first; each part has
-# its own workers, waiting for a slot).
-TOGETHER = 4
-# ... and pass on one progress event (of any of them) a quarter second: the engine's own rate.
-PROGRESS_GAP = 0.25
 
 
 @dataclass(frozen=True)
@@ -101,8 +90,6 @@ class DirectorySession:
     `command` is a `tree_command` over `tree`; `options` are a single file's (`max_time` and
     `max_tests` count over the whole run; `output` is not used: `output` is the tree's); `name`
     is the tree's folder, as the test's copy is named (a package may import itself by it);
-    `at_once` reduces a round's files at once where they can go so (`together`; not the
-    default: on a real case with 2 jobs it lost, see docs/design.md);
     `started` is when the run began (`time.monotonic()`; by default now): --max-time counts
     from there, so the caller's reading of the tree and making of the test's copies count too."""
 
@@ -117,10 +104,8 @@ class DirectorySession:
         output: TreeSink | None = None,
         name: str = "",
         started: float | None = None,
-        at_once: bool = False,
     ) -> None:
         self.original = tree
-        self.at_once = at_once  # (see `together`; bench/together.py compares both ways)
         self.name = name
         self.tree = tree
         # Trees the test refused, answered again without a run (a part that starts again)
@@ -148,11 +133,6 @@ class DirectorySession:
         # passed so far: the next part on that very tree need not test it first (`passed_in`).
         self.verified: bytes | None = None
         self.passing: float | None = None
-        # Files' parts run at once (`reduce_together`): the sessions running, and a lock for
-        # what they update here.
-        self.running: dict[str, Session] = {}
-        self.lock = threading.Lock()
-        self.progressed = 0.0  # when a part's progress was last passed on
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
@@ -166,16 +146,8 @@ class DirectorySession:
                 reason = self.inline_links()
             self.next_slice()
             paths = sorted(self.free_paths(), key=lambda p: -len(self.tree.get(p).data))
-            if reason == "fixpoint" and self.together(paths):
-                reason, cut = self.reduce_together(paths)
-            else:
-                shares = _shares({p: len(self.tree.get(p).data) for p in paths})
-                for path in paths:
-                    if reason != "fixpoint":
-                        break
-                    reason = self.reduce_file(path, shares[path])
-                    if reason == "slice":
-                        cut, reason = True, "fixpoint"
+            if reason == "fixpoint":
+                reason, cut = self.reduce_files(paths)
             if reason != "fixpoint" or (self.tree.size == size and not cut):
                 return TreeResult(self.tree, self.original, self.tests, reason)
 
@@ -216,7 +188,7 @@ class DirectorySession:
         while accepted:
             accepted = False
             found = inlinings(self.tree, self.pinned.paths, self.name)
-            fresh = (i for i in found if _digest(i.tree) not in self.tried)
+            fresh = (i for i in found if digest(i.tree) not in self.tried)
             while not accepted:
                 _, stop = self.budgets(self.options)
                 if stop is not None:
@@ -226,11 +198,11 @@ class DirectorySession:
                 if not batch:
                     break
                 passed = self.check_trees([i.tree for i in batch])
-                self.tried.update(_digest(i.tree) for i in batch)
+                self.tried.update(digest(i.tree) for i in batch)
                 for inlining, ok in zip(batch, passed, strict=True):
                     if ok:
                         self.tree, accepted = inlining.tree, True
-                        self.verified = _digest(self.tree)  # the next parts need not test it
+                        self.verified = digest(self.tree)  # the next parts need not test it
                         self.offer(inlining.tree)
                         notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
                         self.emit(self.in_file(inlining.user, notice, self.tests))
@@ -255,6 +227,19 @@ class DirectorySession:
                 self.command.resume()
                 raise
 
+    def reduce_files(self, paths: Sequence[str]) -> tuple[str, bool]:
+        """This round's files in turn, each for its share of the round (`_shares`); the round's
+        stop reason, and whether a part stopped at its slice."""
+        shares = _shares({p: len(self.tree.get(p).data) for p in paths})
+        reason, cut = "fixpoint", False
+        for path in paths:
+            reason = self.reduce_file(path, shares[path])
+            if reason == "slice":
+                cut, reason = True, "fixpoint"
+            if reason != "fixpoint":
+                break
+        return reason, cut
+
     def reduce_file(self, path: str, share: float = 1.0) -> str:
         """One file through its own front end, in the rest of the current tree, for `share`
         times the round's slice."""
@@ -263,105 +248,6 @@ class DirectorySession:
             return "fixpoint"
         oracle = TreeOracle(self.command, self.tree, focus=path)
         return self.part(path, f.data, f.kind, oracle, self.options, share)
-
-    def together(self, paths: Sequence[str]) -> bool:
-        """Whether this round's files are reduced at once (`reduce_together`): several files,
-        several jobs, and none of what needs them in turn: --deterministic (the same tests at
-        any --jobs), --max-tests (counted over every part) and the same crash (judged above
-        the tree's test, which installs what passed in it)."""
-        o = self.options
-        return (
-            self.at_once
-            and len(paths) > 1
-            and self.jobs > 1
-            and not (o.deterministic or o.crash_judged)
-            and o.max_tests is None
-        )
-
-    def reduce_together(self, paths: Sequence[str]) -> tuple[str, bool]:
-        """Every file's part at once, their tests sharing the jobs' slots, each free slot given
-        to the waiting task worth the most bytes in any file (judge/slots.py), each file tested
-        in the tree as the others have made it (`LiveTree`); the round's stop reason, and
-        whether a part stopped at its slice."""
-        slots = RankedSlots(self.jobs)
-        live = LiveTree(self.tree, self.offer)
-        start = _digest(self.tree)
-        # Only the files with a part to run share the round (not the empty ones, nor those at
-        # their fixed point on this very tree).
-        paths = [p for p in paths if self.tree.get(p).data and self.settled.get(p) != start]
-        if not paths:
-            return "fixpoint", False
-        width = min(len(paths), TOGETHER * self.jobs)
-        workers = concurrent.futures.ThreadPoolExecutor(width, "treereduce-file")
-        runs = [workers.submit(self.live_part, path, live, slots, start, width) for path in paths]
-        try:
-            concurrent.futures.wait(runs)
-        except KeyboardInterrupt:
-            slots.close()
-            self.command.cancel()  # every part's running tests, now
-            for session in list(self.running.values()):
-                session.judge.stop("interrupted")
-            concurrent.futures.wait(runs)
-            self.command.resume()
-            raise
-        finally:
-            workers.shutdown(wait=True)
-            self.tree = live.tree
-            self.verified = _digest(self.tree) if live.version or self.verified == start else None
-        reasons = [run.result() for run in runs]  # (a part's error is raised here)
-        if live.version and not self.check_trees([self.tree])[0]:
-            raise FlakyTest("the tree passed the test before but fails it now")
-        stop = next((r for r in reasons if r not in ("fixpoint", "slice")), "fixpoint")
-        return stop, "slice" in reasons
-
-    def live_part(
-        self, path: str, live: LiveTree, slots: RankedSlots, start: bytes, width: int
-    ) -> str:
-        """One file's part in a round of `width` parts run at once; its stop reason ("slice"
-        when it used its slice). Its slice is `width` times the round's: the parts share the
-        slots, so the round lasts about as long as in turn (one slice each, one after another),
-        not one slice for all. A final re-test that fails in the tree the others have made since
-        keeps the file as the tree last took it."""
-        f = live.tree.get(path)
-        oracle = TreeOracle(Ranked(self.command, slots), live.tree, focus=path, live=live)
-        options, stop = self.budgets(self.options)
-        if stop is not None:
-            return stop
-        options, sliced = self.part_options(options, start, slicing=True, share=width)
-
-        def emit(event: events.Event) -> None:
-            event = _as_slice(event) if sliced else event
-            stats = getattr(event, "stats", None)
-            part_tests = stats.tests if isinstance(stats, events.Stats) else 0
-            with self.lock:
-                if isinstance(event, events.Progress):  # one a progress interval, of any file
-                    if time.monotonic() - self.progressed < PROGRESS_GAP:
-                        return
-                    self.progressed = time.monotonic()
-                self.emit(self.in_file(path, event, self.tests + part_tests))
-
-        session = Session(f.data, f.kind, oracle, options, emit)
-        with self.lock:
-            self.running[path] = session
-            self.parts += 1
-        reason = None
-        try:
-            reason = session.run().reason
-        except (NotInteresting, FlakyTest):
-            reason = "fixpoint"  # the others changed the tree under its result: it keeps the last
-        finally:
-            with self.lock:
-                del self.running[path]
-                self.count(session)
-        if reason == "fixpoint" and live.tree.get(path).data != session.best.data:
-            # Its last successes reached the tree too late (another file changed during each
-            # test, the final re-test's too): the file is not at its fixed point in the tree, so
-            # it goes on next round, as a part that used its slice does.
-            return "slice"
-        if reason == "fixpoint":
-            with self.lock:
-                self.settled[path] = _digest(live.tree)
-        return "slice" if reason == "max-time" and sliced else reason
 
     def part(
         self,
@@ -377,7 +263,7 @@ class DirectorySession:
         options, stop = self.budgets(options)
         if stop is not None:
             return stop
-        start = _digest(self.tree)
+        start = digest(self.tree)
         if self.settled.get(name) == start:
             return "fixpoint"
         # A tree of one file has no time to share (its restarts would be all the slices do).
@@ -388,7 +274,7 @@ class DirectorySession:
         def emit(event: events.Event) -> None:
             if isinstance(event, events.Improvement) and holder:
                 self.offer(oracle.full_tree(holder[0].best.data))
-            event = _as_slice(event) if sliced else event
+            event = as_slice(event) if sliced else event
             stats = getattr(event, "stats", None)
             part_tests = stats.tests if isinstance(stats, events.Stats) else 0
             self.emit(self.in_file(name, event, self.tests + part_tests))
@@ -413,7 +299,7 @@ class DirectorySession:
             if reason is not None or not first:
                 self.offer(self.tree)
         # Ended normally, the part re-tested its result (or it is the tree it was told passed).
-        self.verified = end = _digest(self.tree)
+        self.verified = end = digest(self.tree)
         self.passing = patience.slowest if patience is not None else None
         if reason == "fixpoint":
             self.settled[name] = end
@@ -491,14 +377,14 @@ def _shares(sizes: dict[str, int]) -> dict[str, float]:
     return {p: (1 + len(sizes) * n / total) / 2 for p, n in sizes.items()}
 
 
-def _as_slice(event: events.Event) -> events.Event:
+def as_slice(event: events.Event) -> events.Event:
     """A sliced part's `event`: its end at the time budget is the end of its slice."""
     if isinstance(event, events.Done) and event.reason == "max-time":
         return dataclasses.replace(event, reason="slice")
     return event
 
 
-def _digest(tree: FileTree) -> bytes:
+def digest(tree: FileTree) -> bytes:
     return hashlib.blake2b(tree.encode(), digest_size=16).digest()
 
 

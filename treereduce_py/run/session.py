@@ -11,32 +11,32 @@ sees comes through the event stream.
 
 from __future__ import annotations
 
-import concurrent.futures
 import dataclasses
 import os
 import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import tree_sitter
 
 from treereduce_py import events
 from treereduce_py.engine.commit import Committer
-from treereduce_py.engine.engine import GROUP, Engine
+from treereduce_py.engine.engine import Engine
+from treereduce_py.engine.inorder import GROUP
 from treereduce_py.engine.output import BestSoFar
 from treereduce_py.judge.check import CutsOnly, SyntaxCheck
-from treereduce_py.judge.errors import BadOptions, FlakyTest, NotInteresting, ResumedNotInteresting
+from treereduce_py.judge.errors import BadOptions, NotInteresting, ResumedNotInteresting
 from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
 from treereduce_py.judge.timeouts import Timeouts
-from treereduce_py.lang import inputs, languages, lineitems, pieces
-from treereduce_py.lang.syntax import NodeTable, coarse_depth, count_errors
+from treereduce_py.lang import inputs, languages
+from treereduce_py.lang.syntax import NodeTable, count_errors
+from treereduce_py.run import reading
+from treereduce_py.run.final import FinalTest
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.transform import whitespace
-from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.strategies import (
     MERGE_STAGE,
     POLISH_STAGES,
@@ -45,7 +45,7 @@ from treereduce_py.transform.strategies import (
     Stage,
 )
 from treereduce_py.transform.tidy import TEXT_TIDIERS, TIDIERS, tidy_whitespace
-from treereduce_py.transform.zeroes import Lowering, Zeroes
+from treereduce_py.transform.zeroes import Lowering
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Session:
         self.lines_first = False  # a huge input's items read from its lines (parse_costs_more)
         self.lowerings: list[Lowering] = []  # the budgets of smaller byte values, pass by pass
         # The first pass's parse and table, prepared while the original is tested (`ahead`).
-        self.ahead: _Ahead | None = None
+        self.ahead: reading.Ahead | None = None
         self.best = BestSoFar(options.output, source)
         deadline = None if options.max_time is None else self.started + options.max_time
         budget = Budget(options.max_tests, deadline)
@@ -260,15 +260,15 @@ class Session:
             )
         )
 
-    def prepare_ahead(self, stage: Stage) -> _Ahead | None:
+    def prepare_ahead(self, stage: Stage) -> reading.Ahead | None:
         """Start parsing the input and building the first pass's table and facts in a thread,
         so that they are ready when the original's test is over rather than after it: on a
         125 KB Python input, 0.5 s of parse and queries before the first candidate, with every
         worker idle. Not for a huge input, whose first read depends on the original's time
         (`parse_costs_more`)."""
-        if len(self.source) >= PIECES_MIN:
+        if len(self.source) >= reading.PIECES_MIN:
             return None
-        ahead = _Ahead(stage, self.source)
+        ahead = reading.Ahead(stage, self.source)
         thread = threading.Thread(
             target=ahead.run,
             args=(self.lang, self.options.queries, self.input.parsed),
@@ -293,7 +293,7 @@ class Session:
         size = len(self.source)
         self.emit(events.PassChange(0, self.phase, size, elapsed=self.elapsed()))
         self.lines_first = self.parse_costs_more()
-        read: tree_sitter.Tree | NodeTable | None = read_coarse(
+        read: tree_sitter.Tree | NodeTable | None = reading.read_coarse(
             self.source, self.lang, self.lines_first
         )
         if isinstance(read, NodeTable):
@@ -323,8 +323,8 @@ class Session:
         c = self.judge.counts()
         if self.options.deterministic or not c.tests:
             return False
-        parse = PARSE_SECONDS_PER_MB * len(self.source) / 1e6
-        return parse > LINES_TESTS * c.test_seconds / c.tests
+        parse = reading.PARSE_SECONDS_PER_MB * len(self.source) / 1e6
+        return parse > reading.LINES_TESTS * c.test_seconds / c.tests
 
     def start_timer(self) -> threading.Timer | None:
         """The budget ends running tests too: stop within moments of the deadline."""
@@ -434,7 +434,7 @@ class Session:
                 table, facts, tree = ahead.prepared.result()
             else:
                 lower = self.lowering() if same_length else None
-                table, facts, tree = prepare(
+                table, facts, tree = reading.prepare(
                     stage,
                     text,
                     self.lang,
@@ -544,14 +544,10 @@ class Session:
             )
 
     def finish(self, reason: str, signature: str | None) -> Result:
-        """Re-test the final result, or after a budget stop test its tidied text instead (twice
-        the full timeout, without patience: a loaded machine must not fail it)."""
-        if self.tidy_last(reason):
-            self.best.flush()  # the tidied result just passed: that was its final test
-        elif self.known_to_pass():
-            self.best.flush()
-        elif not self.retest():
-            self.step_back()
+        """The final test of the result (run/final.py), or after a budget stop of its tidied
+        text instead; then the done event."""
+        final = FinalTest(self.judge, self.best, self.committer, self.notice)
+        final.run(self.tidied(reason), self.known_to_pass())
         stats = self.stats(quarters=True)
         result = Result(self.best.data, self.original, stats, reason, signature)
         self.emit(events.Done(result.stats, reason, elapsed=self.elapsed()))
@@ -563,53 +559,18 @@ class Session:
         o = self.options
         return o.passed_in is not None and not o.crash_judged and self.best.data == self.source
 
-    def retest(self) -> bool:
-        """The final result's test, once more (flushed to disk first either way)."""
-        final = self.judge.final_test(self.best.data)
-        self.best.flush()
-        return final is not None
-
-    def step_back(self) -> None:
-        """The final re-test failed a result that had passed: the test is flaky on it, as on a
-        reduced C program that reads memory it never wrote. Keep the newest earlier best that
-        passes STEADY tests in a row, found by bisecting the bests so far (as if every best from
-        some one on were flaky), and say so. Raises FlakyTest when the first of them (the input)
-        does not pass again either: then it is the test that is flaky."""
-        bests = self.best.history()
-        flaky = self.best.data
-        low, high, steady = 0, len(bests) - 1, None  # bests[high] failed
-        while low < high:
-            middle = (low + high) // 2
-            if self.passes_steadily(bests[middle]):
-                steady, low = bests[middle], middle + 1
-            else:
-                high = middle
-        if steady is None:
-            raise FlakyTest(
-                "the final result passed the test before but fails it now: is the test "
-                "deterministic? (the last result that passed is kept)"
-            )
-        self.best.back_to(steady)
-        message = (
-            f"the test failed the result it had passed ({len(flaky)} B): flaky on it; kept the "
-            f"newest earlier result that passed {STEADY} tests in a row ({len(steady)} B)"
-        )
-        self.emit(events.Notice(message, elapsed=self.elapsed()))
-
-    def passes_steadily(self, candidate: bytes) -> bool:
-        return all(self.judge.final_test(candidate) is not None for _ in range(STEADY))
-
-    def tidy_last(self, reason: str) -> bool:
+    def tidied(self, reason: str) -> bytes | None:
         """A run stopped by a budget may end mid-stage, with the blank lines and trailing spaces
-        its deletions left (about 1 KB of a 1.7 KB C result): its tidied text is tested as the
-        final test instead, and kept if interesting. True when it was."""
+        its deletions left (about 1 KB of a 1.7 KB C result): its tidied text, for the final
+        test to try instead. None at the fixed point, without polish, for input that is not
+        tidied, or when tidying changes nothing."""
+        if not self.input.tidy or reason == "fixpoint" or not self.options.polish:
+            return None
         tidied = tidy_whitespace(self.best.data)
-        if not self.input.tidy:
-            return False
-        if reason == "fixpoint" or not self.options.polish or tidied == self.best.data:
-            return False
-        verdict = self.judge.final_test(tidied)
-        return verdict is not None and self.committer.commit(verdict)
+        return None if tidied == self.best.data else tidied
+
+    def notice(self, message: str) -> None:
+        self.emit(events.Notice(message, elapsed=self.elapsed()))
 
 
 # How input without a grammar is read, by its kind (inputs.py), for the notice that says so.
@@ -619,56 +580,12 @@ _HOW_READ = {
 }
 
 
-class _Ahead:
-    """The first pass prepared in a thread (Session.prepare_ahead): the parse of `source` (None
-    without a grammar), then `stage`'s table, facts and tree as `prepare` makes them for a first
-    pass (coarse, not from the lines), or the exception that stopped it, raised where the pass
-    would have met it."""
-
-    def __init__(self, stage: Stage, source: bytes) -> None:
-        self.stage = stage
-        self.source = source
-        self.tree: concurrent.futures.Future[tree_sitter.Tree | None] = concurrent.futures.Future()
-        self.prepared: concurrent.futures.Future[
-            tuple[NodeTable, SyntaxFacts, tree_sitter.Tree | None]
-        ] = concurrent.futures.Future()
-
-    def run(self, lang: str, queries: Sequence[Path], parsed: bool) -> None:
-        try:
-            tree = (
-                languages.parse_in_chunks(languages.new_parser(lang), self.source)
-                if parsed
-                else None
-            )
-        except BaseException as e:
-            self.tree.set_exception(e)
-            self.prepared.set_exception(e)
-            return
-        self.tree.set_result(tree)
-        try:
-            self.prepared.set_result(prepare(self.stage, self.source, lang, queries, tree, True))
-        except BaseException as e:
-            self.prepared.set_exception(e)
-
-    def fits(
-        self, stage: Stage, text: bytes, read: tree_sitter.Tree | NodeTable | None, first: bool
-    ) -> bool:
-        """Is this what the pass of `stage` on `text` would prepare from `read` (`first`: as a
-        first pass, coarse and not from the lines)?"""
-        if not (first and stage is self.stage and text == self.source):
-            return False
-        done = self.tree.done() and self.tree.exception() is None
-        return read is None or (done and read is self.tree.result())
-
-
 def _failed(verdict: Verdict) -> str:
     if verdict.timed_out:
         return "timed out"
     return f"exited with {verdict.exit_code}"
 
 
-# A result kept after a flaky one (Session.step_back) passed this many tests in a row.
-STEADY = 3
 # Seconds the --format command may run.
 FORMAT_TIMEOUT = 60.0
 # Where rounds repeat, a stage's passes stop at one that removed less than this share of the
@@ -678,8 +595,6 @@ STAGE_MIN_GAIN = 0.05
 # many bytes and this share of the text (see Session.sweep_gaps).
 SWEEP_MIN_BYTES = 1024
 SWEEP_MIN_SHARE = 0.1
-# Texts larger than this are reduced without replacements (see prepare).
-REPLACE_MAX = 2_000_000
 # A result of at most this many tokens gets the endgame: the token stages without the syntax
 # check (see Session.endgame).
 ENDGAME_TOKENS = 64
@@ -693,15 +608,6 @@ ENDGAME_STAGES = (
 # on a result of at most LOWER_MAX bytes, at most LOWER_TESTS of them.
 LOWER_MAX = 4096
 LOWER_TESTS = 4096
-# A tree with more nodes than this is first reduced through a coarse table (see prepare).
-COARSE_NODES = 100_000
-# An input of at least this many bytes gets its coarse table from its lines (lang/lineitems.py)
-# or from parses of pieces of it, never one tree of the whole (lang/pieces.py: 550 MB at 10 MB of
-# C): from its lines where the parse would cost more than LINES_TESTS tests.
-PIECES_MIN = 4 * pieces.PIECE
-LINES_TESTS = 25
-# tree-sitter's parse of C here (0.39 s for 1 MB of the scale family's; Python's 0.17).
-PARSE_SECONDS_PER_MB = 0.4
 
 
 def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
@@ -709,77 +615,3 @@ def endgame_fits(tokens: int, seconds_per_test: float, elapsed: float) -> bool:
     its estimated tests (two a token, at `seconds_per_test` of wall time each) within
     ENDGAME_SHARE of the `elapsed` seconds the run has taken?"""
     return tokens <= ENDGAME_TOKENS or 2 * tokens * seconds_per_test <= ENDGAME_SHARE * elapsed
-
-
-def read_coarse(text: bytes, lang: str, lines_first: bool = False) -> NodeTable | None:
-    """The coarse table of a text of PIECES_MIN bytes or more: with `lines_first` (where the
-    parse costs more than the tests it saves: Session.parse_costs_more) its items read from its
-    lines, unless they do not start at column 0; else, or then, read in pieces (None when the
-    text is smaller, or its top level cuts neither way)."""
-    if len(text) < PIECES_MIN:
-        return None
-    language = languages.get_language(lang)
-    lines = lineitems.coarse_table(text, language) if lines_first else None
-    return lines or pieces.coarse_table(text, language)
-
-
-def prepare(
-    stage: Stage,
-    text: bytes,
-    lang: str,
-    queries: Sequence[Path],
-    read: tree_sitter.Tree | NodeTable | None = None,
-    coarse: bool = False,
-    lines_first: bool = False,
-    lower: Lowering | None = None,
-) -> tuple[NodeTable, SyntaxFacts, tree_sitter.Tree | None]:
-    """The table a stage's pass works on, what the planners know about it, and the parse of
-    `text` (which the pass's syntax check edits); `read`, when given, is that parse, or the
-    coarse table of a huge `text` read in pieces (`read_coarse`).
-
-    With `coarse`, a tree of more than COARSE_NODES nodes gives a coarse table instead: the
-    levels from the root down to where COARSE_NODES are reached, each deepest node a leaf (at
-    10 MB of C or JavaScript: the root and its 100,000 items, built in 0.1 s where the whole
-    table of 5 million nodes takes 2.5 s and twice the tree's memory). Its pass deletes whole
-    items, lists of them first, so the text shrinks geometrically from the first candidates; the
-    tree is then not returned (None) and is freed, and the pass goes unchecked (`CutsOnly`).
-    From PIECES_MIN bytes on, that coarse table is read from the lines or in pieces
-    (`read_coarse`, `lines_first`), so the first passes never hold a tree of the whole text.
-    Input without a grammar gets its kind's table (inputs.py), hoisting by kind if the kind
-    takes it, and no tree; bytes get their zeroing, and with `lower`, smaller byte values.
-    """
-    kind = inputs.input_kind(lang)
-    if not kind.parsed:
-        table = kind.table(stage.table, text)
-        tree_stage = stage.table == "syntax"
-        facts = SyntaxFacts()
-        if kind.hoists and tree_stage:
-            facts = SyntaxFacts.build(table, None, replacements=False)
-        elif kind.zeroes and tree_stage:
-            facts = SyntaxFacts(((None, Zeroes(table, lower)),))
-        return table, facts, None
-    language = languages.get_language(lang)
-    coarse_read = read if isinstance(read, NodeTable) else None
-    if coarse and stage.table == "syntax" and coarse_read is None:
-        coarse_read = read_coarse(text, lang, lines_first)
-    if coarse and stage.table == "syntax" and coarse_read is not None:
-        facts = SyntaxFacts.build(coarse_read, language, lang=lang, replacements=False)
-        return coarse_read, facts, None
-    tree = read if isinstance(read, tree_sitter.Tree) else languages.new_parser(lang).parse(text)
-    if stage.table == "lines":
-        return NodeTable.from_lines(text), SyntaxFacts(), tree
-    if stage.table == "tokens":
-        return NodeTable.from_tokens(text), SyntaxFacts(), tree
-    depth = coarse_depth(tree, COARSE_NODES) if coarse else None
-    if depth is not None:
-        table = NodeTable.from_tree(text, tree, depth)
-        return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), None
-    table = NodeTable.from_tree(text, tree)
-    # Replacements (query hints, drops, the smallest node of each kind) save little on a huge
-    # text and cost seconds to gather; passes repeat until one changes nothing, so they come in
-    # once the text is below REPLACE_MAX.
-    wants = "replace" in stage.honours and stage.replace is not False and len(text) <= REPLACE_MAX
-    if not wants:
-        return table, SyntaxFacts.build(table, language, lang=lang, replacements=False), tree
-    facts = SyntaxFacts.build(table, language, lang=lang, tree=tree, queries=queries)
-    return table, facts, tree

@@ -189,9 +189,8 @@ class _Body:
     and the calls its body makes (each one a call of another function)."""
 
     params: tuple[bytes, ...]
-    names: collections.Counter[
-        bytes
-    ]  # identifier text -> how many leaves of the definition hold it
+    # Identifier text -> how many leaves of the definition hold it.
+    names: collections.Counter[bytes]
     calls: tuple[int, ...]
 
     @classmethod
