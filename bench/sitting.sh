@@ -140,10 +140,11 @@ phase_spread() {
 
 # treereduce-py alone, three runs each (bench/spread.py's rows), on the peer cases where its
 # stored rows moved most from one sitting to the next, each run stopped by the limit: how far
-# one of its rows there can be from another of the same engine. NOISE names other cases.
+# one of its rows there can be from another of the same engine: bench/spread.py's NOISE_CASES
+# (NOISE names others).
 phase_noise() {
     local c
-    for c in ${NOISE:-c-csmith-checksum smt-unsat-conflicts c-program-asan python-pyyaml-package}; do
+    for c in ${NOISE:-$(bench_list spread 'spread.NOISE_CASES.split(",")')}; do
         chunk "noise $c" $py bench/spread.py --cases "$c" --tools treereduce-py
     done
 }

@@ -30,6 +30,10 @@ RESULTS = BENCH / "results"
 LOGS = RESULTS / "spread"
 # Small cases in four languages on which every tool usually finishes well before 300 s.
 CASES = "js-minimist-pollution,rust-ice-wf,smt-qfbv-sort-error,go-inventory-panic"
+# The peer cases whose treereduce-py rows moved most from one sitting to the next, all runs
+# stopped by the limit: run by treereduce-py alone (bench/sitting.sh's noise phase), they show
+# how far one of its rows there can be from another of the same engine.
+NOISE_CASES = "c-csmith-checksum,smt-unsat-conflicts,c-program-asan,python-pyyaml-package"
 TOOLS = "treereduce-py,cvise,creduce,shrinkray"
 Run = dict[str, Any]
 
