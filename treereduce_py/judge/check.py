@@ -104,12 +104,16 @@ class SyntaxCheck:
         tree, rough = self._parse(text, spans, since)
         found = count_errors(tree)
         if rough and limit is not None and found > limit and len(text) <= EXACT_MAX:
-            tree = self.parser().parse(text)
+            tree = self._fresh(text)
             found = count_errors(tree)
-            with self._lock:
-                self.full_parses += 1
             self._remember(spans, tree)
         return found
+
+    def _fresh(self, text: bytes) -> tree_sitter.Tree:
+        """A parse of `text` from nothing, counted in `full_parses`."""
+        with self._lock:
+            self.full_parses += 1
+        return self.parser().parse(text)
 
     def _parse(
         self, text: bytes, spans: list[Span] | None, since: Edits | None
@@ -120,9 +124,7 @@ class SyntaxCheck:
         touched = sum(e - s for s, e, _ in ranges)
         rough = False
         if known is None or not ranges or touched >= INCREMENTAL_RATIO * len(text):
-            with self._lock:
-                self.full_parses += 1
-            tree = self.parser().parse(text)
+            tree = self._fresh(text)
         else:
             base, rough = known
             old = base.copy()
