@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from treereduce_py import reduce
+from treereduce_py import events, reduce
 from treereduce_py.judge.oracle import CANCELLED, OracleBase, Verdict
-from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT, Timeouts, first_run_timeout
+from treereduce_py.judge.timeouts import (
+    FIRST_RUN_TIMEOUT,
+    LOAD_WINDOW,
+    Timeouts,
+    first_run_timeout,
+)
 
 
 def test_the_first_runs_get_the_users_timeout_or_the_default_within_the_budget() -> None:
@@ -66,3 +71,85 @@ def test_the_judge_gives_every_check_its_limit(deterministic: bool) -> None:
     # Patience: five times the slowest interesting test (quick here), at least a second.
     assert set(tests) == ({7.0} if deterministic else {1.0})
     assert final == 14.0  # twice the full limit
+
+
+def test_when_half_the_last_tests_were_stopped_patience_and_our_limit_double() -> None:
+    timeouts = Timeouts()
+    timeouts.timed(0.4)  # limit 4 s, patience 2 s
+    told: list[tuple[float, float]] = []
+    timeouts.on_load = lambda patience, limit: told.append((patience, limit))
+    for stopped in [True, False] * (LOAD_WINDOW // 2 - 1) + [True]:
+        timeouts.answered(stopped, 2.0)
+    assert timeouts.now() == 2.0 and told == []  # a window not yet full
+    timeouts.answered(False, 2.0)  # half of the last LOAD_WINDOW: the machine's load
+    assert (timeouts.now(), timeouts.limit, told) == (4.0, 8.0, [(4.0, 8.0)])
+    for _ in range(LOAD_WINDOW):
+        timeouts.answered(True, 2.0)  # started before: they had 2 s, not 4
+    for _ in range(LOAD_WINDOW - 1):
+        timeouts.answered(True, 4.0)
+    assert timeouts.now() == 4.0  # the window starts again
+    timeouts.answered(True, 4.0)
+    assert (timeouts.now(), timeouts.limit, timeouts.boosts) == (8.0, 16.0, 2)
+    assert timeouts.final() == 32.0
+
+
+def test_a_users_limit_stays_when_patience_doubles_for_the_load() -> None:
+    timeouts = Timeouts(user=3.0)
+    timeouts.timed(0.2)  # patience 1 s
+    for _ in range(LOAD_WINDOW):
+        timeouts.answered(True, 1.0)
+    assert (timeouts.now(), timeouts.limit) == (2.0, 3.0)
+    for given in (2.0, 3.0):
+        for _ in range(LOAD_WINDOW):
+            timeouts.answered(True, given)
+    assert (timeouts.now(), timeouts.boosts) == (3.0, 2)  # never past the user's limit
+    for _ in range(LOAD_WINDOW):
+        timeouts.answered(True, 3.0)
+    assert timeouts.boosts == 2  # nothing left to raise: no notice either
+    deterministic = Timeouts(user=3.0, patient=False)
+    deterministic.timed(0.2)
+    for _ in range(LOAD_WINDOW):
+        deterministic.answered(True, 3.0)
+    assert deterministic.now() == 3.0 and deterministic.boosts == 0  # the same for every test
+
+
+class Loaded(OracleBase):
+    """Interesting while the candidate holds `keep`; every test after the original's runs takes
+    `need` seconds (a loaded machine), and is stopped when its limit is shorter."""
+
+    def __init__(self, keep: bytes, need: float) -> None:
+        self.keep, self.need = keep, need
+        self.checks = 0
+
+    def check(
+        self,
+        candidate: bytes,
+        worker: int = 0,
+        *,
+        timeout: float | None = None,
+        capture: bool = False,
+    ) -> Verdict:
+        self.checks += 1
+        if self.cancelled:
+            return CANCELLED
+        seconds = 0.1 if self.checks == 1 else self.need
+        if timeout is not None and timeout < seconds:
+            return Verdict(False, None, timed_out=True, seconds=timeout)
+        return Verdict(self.keep in candidate, 0, timed_out=False, seconds=seconds)
+
+
+def test_a_reduction_on_a_loaded_machine_goes_on_once_its_tests_get_longer() -> None:
+    # The original took 0.1 s (limit and patience 1 s); every later test takes 1.5 s, as on a
+    # machine running more tests than it has cores. Before, each was stopped as a hang and
+    # nothing was removed; now the first tests' stops double patience and the limit.
+    notices: list[str] = []
+    source = b"".join(b"v%d = %d\n" % (i, i) for i in range(30)) + b"keep = 3\n"
+    result = reduce(
+        source,
+        language="python",
+        test=Loaded(b"keep", need=1.5),
+        jobs=1,
+        progress=lambda e: notices.append(e.message) if isinstance(e, events.Notice) else None,
+    )
+    assert b"keep" in result.reduced and len(result.reduced) <= len(b"keep = 3\n")
+    assert any("the machine's load" in n for n in notices), notices

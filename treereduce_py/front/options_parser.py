@@ -119,7 +119,8 @@ def _add_test_runs(p: argparse.ArgumentParser) -> None:
         type=seconds,
         help="most seconds per test (default: 10x the original's run, at least 1 s); a test "
         "running 5x as long as the slowest interesting one so far (at least 1 s) is stopped "
-        "sooner as a hang, unless --deterministic",
+        "sooner as a hang, unless --deterministic; both double while half the tests are "
+        "stopped (a loaded machine)",
     )
     add_cluster_options(p)
 

@@ -328,7 +328,8 @@ class Judge:
         self._tested[worker] = True
         self.busy.began(worker, time.monotonic())
         try:
-            verdict = self.oracle.check(candidate, worker, timeout=self.timeouts.now())
+            given = self.timeouts.now()
+            verdict = self.oracle.check(candidate, worker, timeout=given)
         finally:
             self.busy.ended(worker, time.monotonic())
         with self.lock:
@@ -342,6 +343,7 @@ class Judge:
             return False  # a cancelled test says nothing about the candidate
         if verdict.interesting:
             self.timeouts.interesting_took(verdict.seconds)
+        self.timeouts.answered(verdict.timed_out, given)
         self.order.tested(verdict.seconds, verdict.interesting)
         if cache or not verdict.interesting:
             self.cache.put(key, len(candidate), verdict.interesting)

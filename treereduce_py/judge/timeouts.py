@@ -9,12 +9,23 @@ test's own limit made hangs most of the test time on the runtime-exception cases
 counts as not interesting, so patience can only cost a reduction, never admit a wrong one; the
 same answers at any `--jobs` need the same limit for every test, so `--deterministic` has none.
 The final re-test gets twice the full limit and no patience: a loaded machine must not fail it.
+
+A loaded machine must not fail the other tests either. Patience and the limit are measured on
+the original's run, alone; with more tests at once than the machine has cores for (`--jobs 8`
+on two, and a test that keeps a core busy), every test is slower, and at 8 jobs a Java test
+(javac, then a JVM) took longer than its patience: each interesting candidate was stopped, so
+patience never grew, and the run removed nothing in 600 s (1,424 tests). Hangs are rare (one
+test in 381 on the C runtime-abort case), so when half of the last `LOAD_WINDOW` tests were
+stopped, that is the machine, not the candidates: patience is doubled, and the limit too unless
+the user set it (`Timeouts.answered`), as often as that happens, up to `FIRST_RUN_TIMEOUT`.
 """
 
 from __future__ import annotations
 
 import math
 import threading
+from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 # The first runs of the original get this long when the user gave no timeout.
@@ -23,6 +34,8 @@ FIRST_RUN_TIMEOUT = 300.0
 # PATIENCE_FLOOR seconds) before it is stopped as not interesting.
 PATIENCE_FACTOR = 5.0
 PATIENCE_FLOOR = 1.0
+# When half of the last this many tests were stopped, patience (and the limit we chose) double.
+LOAD_WINDOW = 8
 
 
 def first_run_timeout(user: float | None, max_time: float | None = None) -> float:
@@ -36,15 +49,17 @@ def first_run_timeout(user: float | None, max_time: float | None = None) -> floa
 @dataclass
 class Patience:
     """How long a test may run: `factor` times the `slowest` interesting test so far (at least
-    `floor` seconds), never more than `limit` (the user's --timeout, or 10x the original's run)."""
+    `floor` seconds), times `boost` (the machine's load, as `Timeouts.answered` judges it), never
+    more than `limit` (the user's --timeout, or 10x the original's run, as boosted)."""
 
     limit: float
     slowest: float
     factor: float = PATIENCE_FACTOR
     floor: float = PATIENCE_FLOOR
+    boost: float = 1.0
 
     def seconds(self) -> float:
-        return min(self.limit, max(self.floor, self.factor * self.slowest))
+        return min(self.limit, self.boost * max(self.floor, self.factor * self.slowest))
 
 
 class Timeouts:
@@ -62,6 +77,11 @@ class Timeouts:
         self.patient = patient
         self.limit: float | None = None  # set by `timed`
         self.patience: Patience | None = None
+        self.cap = first_run_timeout(None, max_time)  # the most a boosted limit may reach
+        self.boosts = 0  # times patience was doubled for the machine's load
+        # Told (patience, limit) after each doubling: the session says so to the user.
+        self.on_load: Callable[[float, float], None] | None = None
+        self._stopped: deque[bool] = deque(maxlen=LOAD_WINDOW)  # the last tests: stopped?
         self._lock = threading.Lock()
 
     def timed(self, seconds: float) -> None:
@@ -74,8 +94,37 @@ class Timeouts:
         """The limit of a test starting now."""
         if self.limit is None:
             return self.first
-        p = self.patience
-        return self.limit if p is None else p.seconds()
+        with self._lock:
+            p = self.patience
+            return self.limit if p is None else p.seconds()
+
+    def answered(self, stopped: bool, given: float) -> None:
+        """A test given `given` seconds ended (`stopped`: by that limit). When half of the last
+        `LOAD_WINDOW` were stopped, patience doubles, and the limit with it if it is ours (see
+        the module docstring); the window then starts again. A test that started before the
+        last doubling, with less time than tests get now, does not count."""
+        with self._lock:
+            p = self.patience
+            if p is None or self.limit is None:  # the original's runs, or --deterministic
+                return
+            if given < p.seconds():
+                return
+            self._stopped.append(stopped)
+            if len(self._stopped) < LOAD_WINDOW or 2 * sum(self._stopped) < LOAD_WINDOW:
+                return
+            self._stopped.clear()
+            before = (p.seconds(), self.limit)
+            if self.user is None:
+                self.limit = p.limit = max(self.limit, min(self.cap, 2 * self.limit))
+            if p.seconds() < p.limit:
+                p.boost *= 2
+            now = (p.seconds(), self.limit)
+            if now == before:
+                return
+            self.boosts += 1
+            told = self.on_load
+        if told is not None:
+            told(*now)
 
     def interesting_took(self, seconds: float) -> None:
         """An interesting test took `seconds`: later tests may run as long, and then some."""

@@ -30,7 +30,7 @@ from treereduce_py.judge.errors import BadOptions, NotInteresting, ResumedNotInt
 from treereduce_py.judge.golden import golden_run
 from treereduce_py.judge.judge import Budget, Judge, Order, Stopped
 from treereduce_py.judge.oracle import CommandOracle, Criteria, Oracle, OracleStartError, Verdict
-from treereduce_py.judge.timeouts import Timeouts
+from treereduce_py.judge.timeouts import LOAD_WINDOW, Timeouts
 from treereduce_py.lang import inputs, languages
 from treereduce_py.lang.syntax import NodeTable, count_errors
 from treereduce_py.run import reading
@@ -107,6 +107,7 @@ class Session:
         self.judge = Judge(
             oracle, language, syntax_strict=strict, budget=budget, timeouts=timeouts, order=order
         )
+        timeouts.on_load = self.loaded
         self.committer = Committer(self.judge, self.best, emit, self.stats)
         # Polishing candidates are judged as the last pass judged its own (before any pass:
         # checked afresh, no parse errors allowed).
@@ -571,6 +572,14 @@ class Session:
 
     def notice(self, message: str) -> None:
         self.emit(events.Notice(message, elapsed=self.elapsed()))
+
+    def loaded(self, patience: float, limit: float) -> None:
+        """Half of the last tests ran past their limit: the machine's load (timeouts.py)."""
+        self.notice(
+            f"half of the last {LOAD_WINDOW} tests ran past their limit: with {self.jobs} at "
+            f"once on {os.cpu_count() or 1} cores, the machine's load rather than hangs; "
+            f"tests now get {patience:.1f} s (limit {limit:.1f} s)"
+        )
 
 
 # How input without a grammar is read, by its kind (inputs.py), for the notice that says so.
