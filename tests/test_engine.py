@@ -385,6 +385,39 @@ def test_a_merge_carries_the_best_independent_task(rider_passes: bool) -> None:
     assert len(run_pass.heap) == 0 and run_pass.merges == 0
 
 
+def test_successes_that_arrive_during_a_riders_test_chain_on_the_union_tested_alone() -> None:
+    # A merge takes the two pending proposals and the best independent task as its rider; while
+    # that test runs, another chunk of the round succeeds on the old state and is proposed. The
+    # rider fails, so the union is tested alone: the new proposal gets a chained merge on it at
+    # once (tested beside it by another worker), not a merge of its own after it.
+    run_pass: Parallel | None = None
+    queued: list[bool] = []  # per test: whether a chained merge was queued when it started
+
+    def predicate(candidate: bytes) -> bool:
+        assert run_pass is not None
+        queued.append(any(isinstance(m, Merge) and m.chained for *_, m in run_pass.heap._heap))
+        if len(queued) == 1:  # the union with its rider: meanwhile line 04's deletion passed
+            run_pass.propose([Delete(lines[4])])
+        return b"line 03" in candidate
+
+    run = Run(predicate, jobs=2)
+    lines = list(run.table.children(0))
+    run_pass = Parallel(run.engine, run.table, EachLine(run.table), run.ask())
+    run_pass.heap = type(run_pass.heap)()  # only what the test puts there
+    run_pass.pending = [Delete(lines[1]), Delete(lines[2])]
+    run_pass.merges = 1
+    run_pass.push([Delete(lines[3])])  # the rider, which fails
+    run_pass.heap.push(Merge(), MERGE_PRIORITY, -1)
+    item = run_pass.heap.pop()
+    assert isinstance(item, Merge)
+    run_pass.merge(item, 0)
+    run_pass.heap.done()
+    assert queued == [False, True]  # the union alone started with the chained merge queued
+    assert b"line 01" not in run_pass.state.text and b"line 02" not in run_pass.state.text
+    chained = run_pass.heap.pop()
+    assert isinstance(chained, Merge) and chained.chained and run_pass.pending == [Delete(lines[4])]
+
+
 def test_a_chained_merge_whose_first_is_over_leaves_its_proposals_to_the_one_running() -> None:
     # The first merge failed and its halves are being merged: a chained merge that starts now
     # tests nothing (two merges on one state would race, and the loser's passing union would
