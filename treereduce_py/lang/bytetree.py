@@ -71,3 +71,16 @@ def _chunks(
         return []
     size = sizes[level]
     return [(o, min(o + size, stop), level, p, d) for o in reversed(range(offset, stop, size))]
+
+
+def byte_table(data: bytes) -> NodeTable:
+    """`data` as a flat list: the root and one leaf per byte (kind `byte`), for the stage that
+    deletes runs of bytes across chunk boundaries (transform/spans.py)."""
+    n = len(data)
+    start = [0, *range(n)]
+    end = [n, *range(1, n + 1)]
+    kind = [0] + [1] * n
+    parent = [-1] + [0] * n
+    depth = [0] + [1] * n
+    named = b"\x01" * (n + 1)
+    return NodeTable.from_preorder(data, start, end, kind, named, parent, depth, ("bytes", "byte"))

@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from treereduce_py.lang.bytetree import chunk_table
+from treereduce_py.lang.bytetree import byte_table, chunk_table
 from treereduce_py.lang.filetree import file_table
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.lang.texttree import text_table
@@ -34,15 +34,15 @@ from treereduce_py.lang.texttree import text_table
 class InputKind:
     """How one kind of input becomes tables for the planners.
 
-    `tables` maps a table kind a stage asks for ("syntax", "lines", "tokens") to its builder;
-    empty for the grammar kind, whose tables come from its parse. `planners` are the planner
-    kinds that apply to those tables (every one when `tables` is empty). `hoists`: a node of its
-    tree may become its nearest descendant of the same kind (a group an inner group, a block an
-    inner block), the one guess that needs no grammar. (Not the smallest node of a kind in its
-    place: a token owns the spaces after it, so a word put where one with spaces stood would
-    fuse with the next.) `tidy`: the text tidiers
-    (blank lines, trailing spaces, dedent) may be offered as candidates. `zeroes`: a node of its
-    tree that cannot be deleted may become as many zero bytes (transform/zeroes.py)."""
+    `tables` maps a table kind a stage asks for ("syntax", "lines", "tokens", "bytes") to its
+    builder; empty for the grammar kind, whose tables come from its parse. `planners` are the
+    planner kinds that apply to those tables (for the grammar kind, every one but LISTED_ONLY).
+    `hoists`: a node of its tree may become its nearest descendant of the same kind (a group an
+    inner group, a block an inner block), the one guess that needs no grammar. (Not the smallest
+    node of a kind in its place: a token owns the spaces after it, so a word put where one with
+    spaces stood would fuse with the next.) `tidy`: the text tidiers (blank lines, trailing
+    spaces, dedent) may be offered as candidates. `zeroes`: a node of its tree that cannot be
+    deleted may become as many zero bytes (transform/zeroes.py)."""
 
     name: str
     tables: Mapping[str, Callable[[bytes], NodeTable]]
@@ -57,8 +57,11 @@ class InputKind:
         return not self.tables
 
     def reads(self, table: str, planner: str) -> bool:
-        """Does a stage over `table` with `planner` apply to this kind of input?"""
-        return self.parsed or (table in self.tables and planner in self.planners)
+        """Does a stage over `table` with `planner` apply to this kind of input? A grammar's
+        input takes every stage but those only a kind that lists them takes (LISTED_ONLY)."""
+        if self.parsed:
+            return planner not in LISTED_ONLY
+        return table in self.tables and planner in self.planners
 
     def table(self, table: str, text: bytes) -> NodeTable:
         """The table of `text` for a stage over `table` (one `reads` accepts). Raises KeyError
@@ -69,6 +72,9 @@ class InputKind:
         return self.tables[table](text)
 
 
+# Planners for one kind of input only: the runs of bytes (transform/spans.py), for binary input.
+LISTED_ONLY = frozenset({"spans"})
+
 GRAMMAR = InputKind("grammar", {})
 TEXT = InputKind(
     "text",
@@ -78,8 +84,8 @@ TEXT = InputKind(
 # Chunks are named by their size, and none holds one of its size: deletions only.
 BYTES = InputKind(
     "bytes",
-    {"syntax": chunk_table},
-    frozenset({"tree", "flat", "levels", "breadth-first"}),
+    {"syntax": chunk_table, "bytes": byte_table},
+    frozenset({"tree", "flat", "levels", "breadth-first", "spans"}),
     hoists=False,
     tidy=False,
     zeroes=True,

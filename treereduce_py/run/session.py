@@ -41,6 +41,7 @@ from treereduce_py.transform.strategies import (
     MERGE_STAGE,
     POLISH_STAGES,
     RENAME_STAGE,
+    SPANS_STAGE,
     STRATEGIES,
     Stage,
 )
@@ -350,8 +351,24 @@ class Session:
                 self.minimize_whitespace()
             if self.rounds_repeat and self.best.data != before_round:
                 continue
-            if not (self.endgame(engine) or self.same_length_round(engine, stages)):
+            if not (
+                self.endgame(engine)
+                or self.spans_round(engine)
+                or self.same_length_round(engine, stages)
+            ):
                 return
+
+    def spans_round(self, engine: Engine) -> bool:
+        """At the fixed point of a binary input's chunks, one pass over the runs of bytes that no
+        aligned chunk holds (transform/spans.py): True if it changed the best, and then the
+        rounds run again. Only where rounds repeat and the polish is on (not `--fast`)."""
+        if not (self.options.polish and self.rounds_repeat):
+            return False
+        if not self.input.reads(SPANS_STAGE.table, SPANS_STAGE.planner_kind):
+            return False
+        before = self.best.data
+        self.run_stage(engine, SPANS_STAGE)
+        return self.best.data != before
 
     def same_length_round(self, engine: Engine, stages: Sequence[Stage]) -> bool:
         """At the fixed point of the deletions, one pass of the first tree stage that also takes

@@ -26,10 +26,13 @@ from treereduce_py.transform.planners import (
     PairPlanner,
     TreePlanner,
 )
+from treereduce_py.transform.spans import SpanPlanner
 
-TableKind = Literal["syntax", "lines", "tokens"]
+TableKind = Literal["syntax", "lines", "tokens", "bytes"]
 
-PlannerKind = Literal["tree", "flat", "levels", "breadth-first", "rename", "merge", "pairs"]
+PlannerKind = Literal[
+    "tree", "flat", "levels", "breadth-first", "rename", "merge", "pairs", "spans"
+]
 ScheduleName = Literal["cdd", "ddmin", "wdd"]
 StageOption = Literal["schedule", "hoist", "replace"]
 
@@ -70,6 +73,7 @@ PLANNERS: dict[PlannerKind, PlannerKindSpec] = {
     ),
     "merge": PlannerKindSpec(lambda t, f, s, h, r: MergePlanner(t), frozenset()),
     "pairs": PlannerKindSpec(lambda t, f, s, h, r: PairPlanner(t), frozenset()),
+    "spans": PlannerKindSpec(lambda t, f, s, h, r: SpanPlanner(t), frozenset()),
 }
 
 
@@ -175,5 +179,8 @@ POLISH_STAGES = (
     Stage("tokens", "tokens", "flat"),
     Stage("pairs", "tokens", "pairs"),
 )
+# Binary input has no lines or tokens: at the fixed point of its chunks, the runs of bytes that
+# no aligned chunk holds (spans.py; Session.spans_round).
+SPANS_STAGE = Stage("spans", "bytes", "spans")
 RENAME_STAGE = Stage("rename", "syntax", "rename")
 MERGE_STAGE = Stage("merge", "syntax", "merge")
