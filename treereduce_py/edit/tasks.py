@@ -278,6 +278,17 @@ class Planner(Protocol):
     def wanted(self, task: Task) -> bool: ...
 
 
+class NoSpeculation:
+    """For planners whose follow-ups depend on the answer: nothing to start early, nothing
+    dropped."""
+
+    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
+        return ()
+
+    def wanted(self, task: Task) -> bool:
+        return True
+
+
 Footprint = tuple[tuple[int, ...], tuple[int, ...]]
 
 # A task editing more nodes than this (a chunk of a long list) gets one range around them all:

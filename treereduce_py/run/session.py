@@ -361,8 +361,8 @@ class Session:
     def spans_round(self, engine: Engine) -> bool:
         """At the fixed point of a binary input's chunks, one pass over the runs of bytes that no
         aligned chunk holds (transform/spans.py): True if it changed the best, and then the
-        rounds run again. Only where rounds repeat and the polish is on (not `--fast`)."""
-        if not (self.options.polish and self.rounds_repeat):
+        rounds run again. Only with the polish on (not `--fast`; rounds then repeat)."""
+        if not self.options.polish:
             return False
         if not self.input.reads(SPANS_STAGE.table, SPANS_STAGE.planner_kind):
             return False

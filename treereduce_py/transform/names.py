@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from treereduce_py.edit.edits import Edits
-from treereduce_py.edit.tasks import Inline, Purge, Rename, Substitute, Task
+from treereduce_py.edit.tasks import Inline, NoSpeculation, Purge, Rename, Substitute, Task
 from treereduce_py.lang.syntax import NodeTable
 
 
@@ -220,7 +220,7 @@ def _bodiless(kind: str) -> bool:
 
 
 @dataclass
-class RenamePlanner:
+class RenamePlanner(NoSpeculation):
     """Rename each name to the shortest unused one (C-Reduce's renaming pass), one task per
     name: every occurrence at once, so references stay consistent. The most-used names get the
     shortest new names. A new name never appears anywhere in the text (not even in a string or
@@ -258,15 +258,9 @@ class RenamePlanner:
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
 
-    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
-
 
 @dataclass
-class MergePlanner:
+class MergePlanner(NoSpeculation):
     """Merge a name into another one (Shrink Ray reaches `a(){a<a;}` this way): the
     declaration of `x` goes, and every other occurrence of `x` becomes `y`, one candidate per
     name. `y` is the most used name of the same leaf kind whose first occurrence comes before
@@ -312,12 +306,6 @@ class MergePlanner:
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
-
-    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
 
 
 # What declares a name: most grammars say `*declaration`/`*definition`; Rust says `*_item`

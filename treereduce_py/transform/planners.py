@@ -20,24 +20,20 @@ from dataclasses import dataclass, field
 
 from treereduce_py.edit.cdd import ListSchedule, cdd, ddmin
 from treereduce_py.edit.edits import Edits
-from treereduce_py.edit.tasks import Delete, DeleteChunk, Drop, Hoist, Replace, Task
+from treereduce_py.edit.tasks import (
+    Delete,
+    DeleteChunk,
+    Drop,
+    Hoist,
+    NoSpeculation,
+    Replace,
+    Task,
+)
 from treereduce_py.lang.syntax import NodeTable
 from treereduce_py.transform.facts import SyntaxFacts
 from treereduce_py.transform.pairs import adjacent_pairs, balanced_pairs
 from treereduce_py.transform.rounds import ListReductions
 from treereduce_py.transform.zeroes import Lower, Zero
-
-
-class _NoSpeculation:
-    """For planners whose follow-ups depend on the answer: nothing to start early, nothing
-    dropped."""
-
-    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
-
 
 # Child lists shorter than this are reduced one child at a time (CDD's last round anyway).
 LIST_MIN = 4
@@ -209,7 +205,7 @@ class FlatPlanner:
 
 
 @dataclass
-class LevelPlanner(_NoSpeculation):
+class LevelPlanner(NoSpeculation):
     """HDD (Misherghi and Su): the live named nodes of one depth form one list; when its
     reduction is over, the next depth's nodes do (seed 002, ch. 2)."""
 
@@ -250,7 +246,7 @@ class LevelPlanner(_NoSpeculation):
 
 
 @dataclass
-class BreadthFirstPlanner(_NoSpeculation):
+class BreadthFirstPlanner(NoSpeculation):
     """ddSMT's hierarchical strategy: visit nodes breadth-first and try every mutation (delete,
     replacements, hoists) of one node, in parallel, before moving on to the next node."""
 
@@ -300,7 +296,7 @@ class BreadthFirstPlanner(_NoSpeculation):
 
 
 @dataclass
-class PairPlanner(_NoSpeculation):
+class PairPlanner(NoSpeculation):
     """Over a token table: delete each balanced bracket pair, then each two adjacent tokens,
     as one candidate each (pairs.py says why); the largest first."""
 

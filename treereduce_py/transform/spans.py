@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from treereduce_py.edit.edits import Edits
-from treereduce_py.edit.tasks import Drop, Pairs, Task
+from treereduce_py.edit.tasks import Drop, NoSpeculation, Pairs, Task
 from treereduce_py.lang.syntax import NodeTable
 
 # Runs are offered on results of at most this many bytes: a pass tries up to
@@ -37,7 +37,7 @@ SPAN_LONGEST = 16
 
 
 @dataclass
-class SpanPlanner:
+class SpanPlanner(NoSpeculation):
     """Over a table of single bytes (the root's children): delete each run of 2 to SPAN_LONGEST
     of them as one candidate, the longest first (their gain orders them), on a table of at most
     SPANS_MAX bytes."""
@@ -58,12 +58,6 @@ class SpanPlanner:
 
     def after(self, task: Task, accepted: bool, edits: Edits) -> Iterable[Task]:
         return ()
-
-    def speculate(self, task: Task, passed: bool = False) -> Iterable[Task]:
-        return ()
-
-    def wanted(self, task: Task) -> bool:
-        return True
 
 
 @dataclass(frozen=True)
@@ -97,9 +91,8 @@ def shortenings(table: NodeTable) -> list[Shorten]:
     for i, v in enumerate(data):
         if i + 1 + v > len(kids):
             continue
-        d = v
+        stop, d = i + 1 + v, v
         while d >= 1:
-            stop = i + 1 + v
             out.append(Shorten(kids[i], v - d, tuple(kids[stop - d : stop])))
             d //= 2
     return out
