@@ -584,6 +584,43 @@ def test_an_interrupt_while_a_test_starts_leaves_it_killed(tmp_path: Path) -> No
                 proc.wait()
 
 
+def test_an_interrupt_inside_thread_start_leaves_no_test_behind(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The interrupt can also come while the main thread is still in Thread.start, the helper
+    # already running: the test the helper starts must be abandoned, or never started.
+    started: list[subprocess.Popen[bytes]] = []
+    abandoned: list[subprocess.Popen[bytes]] = []
+    thread_start = threading.Thread.start
+
+    def interrupted_start(thread: threading.Thread) -> None:
+        thread_start(thread)
+        raise KeyboardInterrupt
+
+    def start() -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(["sleep", "30"], start_new_session=True)
+        started.append(proc)
+        return proc
+
+    def abandon(proc: subprocess.Popen[bytes]) -> None:
+        abandoned.append(proc)
+        proc.kill()
+        proc.wait()
+
+    monkeypatch.setattr(threading.Thread, "start", interrupted_start)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            process._off_main(start, abandon)
+        monkeypatch.undo()
+        time.sleep(0.5)  # a helper left running would have started its test by now
+        assert abandoned == started
+    finally:
+        for proc in started:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
 def test_no_timeout_is_no_limit(make_oracle: Callable[..., CommandOracle]) -> None:
     verdict = make_oracle(sh("sleep 0.3"), timeout=None).check(b"")
     assert verdict.interesting and not verdict.timed_out

@@ -527,21 +527,31 @@ def _off_main(
     started: concurrent.futures.Future[subprocess.Popen[bytes]] = concurrent.futures.Future()
 
     def run() -> None:
+        # False when the main thread gave up before this thread got here: then start nothing.
+        if not started.set_running_or_notify_cancel():
+            return
         try:
             started.set_result(start())
         except BaseException as e:
             started.set_exception(e)
 
-    helper = threading.Thread(target=run, name="treereduce-start", daemon=True)
-    helper.start()
     try:
-        helper.join()
+        threading.Thread(target=run, name="treereduce-start", daemon=True).start()
+        return started.result()
     except BaseException:
-        helper.join()
-        if started.exception() is None:
-            abandon(started.result())
+        # The interrupt may come at any point here, also inside Thread.start while the helper
+        # already runs `start`: either the helper has not begun (cancelled, it never will) or
+        # its test is waited for and abandoned.
+        if not started.cancel():
+            while True:
+                try:
+                    failed = started.exception()
+                    break
+                except BaseException:  # another interrupt: the test must still be reaped
+                    continue
+            if failed is None:
+                abandon(started.result())
         raise
-    return started.result()
 
 
 def _kill_group(pgid: int, sig: signal.Signals) -> None:
