@@ -12,7 +12,7 @@ import pytest
 import treereduce_py
 from treereduce_py import events
 from treereduce_py.engine.tree_output import TreeOutput
-from treereduce_py.judge.errors import NotInteresting
+from treereduce_py.judge.errors import FlakyTest, NotInteresting
 from treereduce_py.judge.oracle import CallableOracle, Criteria
 from treereduce_py.judge.tree_oracle import tree_command
 from treereduce_py.lang.filetree import FileTree, TreeFile
@@ -386,3 +386,60 @@ def test_a_tree_of_one_file_is_not_sliced(monkeypatch: pytest.MonkeyPatch) -> No
         if isinstance(e, events.InFile) and isinstance(e.event, events.Done)
     }
     assert reasons == {"fixpoint"}
+
+
+def test_a_test_turned_flaky_on_a_verified_tree_ends_the_run_on_a_steady_one(
+    tmp_path: Path,
+) -> None:
+    """A tree that passed a part's re-test fails when a later part tests it again (the test is
+    flaky there, as on a reduced C program that reads memory it never wrote): the run steps back
+    to the newest tree that passes STEADY tests in a row, writes it, says so and ends; never
+    a FlakyTest while such a tree exists."""
+    lines = b"".join(b"padding line %d\n" % k for k in range(12))
+    tree = FileTree(
+        (
+            TreeFile("a.txt", lines + b"bug\n" + lines),
+            TreeFile("b.txt", b"bug\n" + lines[:80]),
+        )
+    )
+    small = tree.size - len(lines)  # trees below this are flaky once b.txt's part has begun
+    flaky = False
+    sightings: dict[bytes, int] = {}
+
+    def test(candidate: bytes) -> bool:
+        nonlocal flaky
+        files = {f.path: f.data for f in tree.decode(candidate).files}
+        if not all(b"bug" in files.get(p, b"") for p in ("a.txt", "b.txt")):
+            return False
+        if len(files["b.txt"]) < len(tree.get("b.txt").data):
+            flaky = True
+        if not flaky or len(candidate) >= small + 2 * len(tree.files) * 8:
+            return True
+        sightings[candidate] = sightings.get(candidate, 0) + 1
+        return sightings[candidate] == 1  # a small tree passes the first time only
+
+    got: list[events.Event] = []
+    out = TreeOutput(tmp_path / "out")
+    options = dataclasses.replace(_OPTIONS, deterministic=True)
+    session = DirectorySession(tree, CallableOracle(test), options, got.append, output=out)
+    result = session.run()
+    assert result.reason == "flaky"
+    kept = result.tree.encode()
+    assert all(test(kept) for _ in range(5))  # steady, unlike the trees after it
+    assert FileTree.read(tmp_path / "out").encode() == kept
+    notices = [e.message for e in got if isinstance(e, events.Notice)]
+    assert any("flaky" in m and f"({result.tree.size} B)" in m for m in notices)
+
+
+def test_a_test_flaky_on_the_original_too_is_still_a_flaky_test() -> None:
+    tree = _tree()
+    wants = _wants(tree, [])
+    calls = 0
+
+    def test(candidate: bytes) -> bool:
+        nonlocal calls
+        calls += 1
+        return calls <= 6 and wants.check(candidate).interesting  # none passes later
+
+    with pytest.raises(FlakyTest):
+        DirectorySession(tree, CallableOracle(test), _OPTIONS, lambda _e: None).run()

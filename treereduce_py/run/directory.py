@@ -27,7 +27,9 @@ tested first, every accepted change passed the test, budgets and Ctrl-C stop wit
 and each part ends with a re-test of its result, which is the whole tree as it then is: the last
 part's is the final tree's re-test (files at once: a round that changed the tree re-tests it).
 The tree after every improvement is offered to the `output` (engine/tree_output.py), so the
-output directory always holds an interesting tree.
+output directory always holds an interesting tree. When the test turns out flaky on a tree that
+passed a part's re-test (the next part cannot pass its own start), the run ends on the newest
+earlier tree that passes steadily (`step_back`), written over the flaky one.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.link_finders import inlinings
+from treereduce_py.run.final import STEADY
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
@@ -71,12 +74,16 @@ WHOLE_TREE = "."
 # least SLICE_FLOOR seconds; each round's slice is twice the last.
 SLICE_TESTS = 40
 SLICE_FLOOR = 2.0
+# The trees a run keeps to step back to when the test turns out flaky (`step_back`): the
+# original and the last this many that passed a part's re-test or an inlining's test.
+STEPS_KEPT = 32
 
 
 @dataclass(frozen=True)
 class TreeResult:
     """The reduced tree, the original, the tests run over every part, and why it stopped
-    ("fixpoint", "max-time", "max-tests")."""
+    ("fixpoint", "max-time", "max-tests"; "flaky": a tree that had passed failed, and the run
+    ended on an earlier one that passes steadily)."""
 
     tree: FileTree
     original: FileTree
@@ -133,11 +140,20 @@ class DirectorySession:
         # passed so far: the next part on that very tree need not test it first (`passed_in`).
         self.verified: bytes | None = None
         self.passing: float | None = None
+        # The trees to step back to if the test turns out flaky: the first and the newest.
+        self.steps: list[FileTree] = [tree]
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
         budget ends. Raises NotInteresting when the original tree fails the test, FlakyTest
-        when a tree that passed fails later, and what `Session.run` raises."""
+        when a tree that passed fails later and no earlier one passes steadily (`step_back`),
+        and what `Session.run` raises."""
+        try:
+            return self.rounds()
+        except FlakyTest as e:
+            return self.step_back(e)
+
+    def rounds(self) -> TreeResult:
         while True:
             size = self.tree.size
             cut = False  # a part stopped at its slice: this round is no fixed point
@@ -204,6 +220,7 @@ class DirectorySession:
                         self.tree, accepted = inlining.tree, True
                         self.verified = digest(self.tree)  # the next parts need not test it
                         self.offer(inlining.tree)
+                        self.passed(inlining.tree)
                         notice = events.Notice(f"inlined {inlining.target}", self.elapsed(), "info")
                         self.emit(self.in_file(inlining.user, notice, self.tests))
                         break
@@ -301,9 +318,56 @@ class DirectorySession:
         # Ended normally, the part re-tested its result (or it is the tree it was told passed).
         self.verified = end = digest(self.tree)
         self.passing = patience.slowest if patience is not None else None
+        self.passed(self.tree)
         if reason == "fixpoint":
             self.settled[name] = end
         return "slice" if reason == "max-time" and sliced else reason
+
+    def passed(self, tree: FileTree) -> None:
+        """`tree` passed a part's re-test (or an inlining's test): one to step back to."""
+        if tree is not self.steps[-1]:
+            self.steps.append(tree)
+            del self.steps[1:-STEPS_KEPT]
+
+    def step_back(self, error: FlakyTest) -> TreeResult:
+        """A tree passed the test before and fails it now, as the tree of a reduced C program
+        that reads memory it never wrote: the test is flaky there. End the run on the newest of
+        `steps` that passes STEADY tests in a row, found by bisecting them (as a file's bests are,
+        run/final.py; the newest, the failing part's start, is taken as failed), and say so.
+        Re-raises `error` when not even the original passes steadily, and with the same crash,
+        which is judged in the parts (their golden runs), not by the bare command."""
+        o = self.options
+        if o.same_crash or o.signature or o.signature_regex:
+            raise error
+        command = self.command.oracle  # not the refusals: a flaky tree may pass this time
+        timeout = 2 * self.limit  # as the final test's (run/final.py)
+
+        def steady(tree: FileTree) -> bool:
+            for _ in range(STEADY):
+                self.tests += 1
+                if not command.check(tree.encode(), 0, timeout=timeout).interesting:
+                    return False
+            return True
+
+        low, high, found = 0, len(self.steps) - 1, None
+        while low < high:
+            middle = (low + high) // 2
+            if steady(self.steps[middle]):
+                found, low = self.steps[middle], middle + 1
+            else:
+                high = middle
+        if found is None:
+            raise error
+        failed = self.tree.size
+        self.tree = found
+        self.offer(found)
+        message = (
+            f"a tree that had passed the test failed it ({failed} B): the test is flaky on it; "
+            f"the run ends on the newest earlier tree that passed {STEADY} tests in a row "
+            f"({found.size} B)"
+        )
+        self.emit(events.Notice(message, self.elapsed()))
+        return TreeResult(found, self.original, self.tests, "flaky")
 
     def count(self, session: Session) -> None:
         """Add a part's tests and their time to the run's, and take its tests' limit."""
