@@ -388,13 +388,16 @@ def test_a_tree_of_one_file_is_not_sliced(monkeypatch: pytest.MonkeyPatch) -> No
     assert reasons == {"fixpoint"}
 
 
-def test_a_test_turned_flaky_on_a_verified_tree_ends_the_run_on_a_steady_one(
-    tmp_path: Path,
+@pytest.mark.parametrize("backs", [1, directory.STEP_BACKS])
+def test_a_test_turned_flaky_on_a_verified_tree_steps_back_to_a_steady_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, backs: int
 ) -> None:
     """A tree that passed a part's re-test fails when a later part tests it again (the test is
     flaky there, as on a reduced C program that reads memory it never wrote): the run steps back
-    to the newest tree that passes STEADY tests in a row, writes it, says so and ends; never
-    a FlakyTest while such a tree exists."""
+    to the newest tree that passes STEADY tests in a row, writes it, says so and goes on from
+    it, or at the last step back allowed ends there; never a FlakyTest while such a tree
+    exists, and the result is a steady tree."""
+    monkeypatch.setattr(directory, "STEP_BACKS", backs)
     lines = b"".join(b"padding line %d\n" % k for k in range(12))
     tree = FileTree(
         (
@@ -423,12 +426,19 @@ def test_a_test_turned_flaky_on_a_verified_tree_ends_the_run_on_a_steady_one(
     options = dataclasses.replace(_OPTIONS, deterministic=True)
     session = DirectorySession(tree, CallableOracle(test), options, got.append, output=out)
     result = session.run()
-    assert result.reason == "flaky"
     kept = result.tree.encode()
-    assert all(test(kept) for _ in range(5))  # steady, unlike the trees after it
+    assert all(test(kept) for _ in range(5))  # steady, unlike the trees it stepped back from
     assert FileTree.read(tmp_path / "out").encode() == kept
-    notices = [e.message for e in got if isinstance(e, events.Notice)]
-    assert any("flaky" in m and f"({result.tree.size} B)" in m for m in notices)
+    notices = [e.message for e in got if isinstance(e, events.Notice) and "flaky" in e.message]
+    if backs == 1:
+        assert result.reason == "flaky"
+        assert len(notices) == 1 and notices[0].endswith(
+            f"the run ends on the newest earlier tree that passed 3 tests in a row "
+            f"({result.tree.size} B)"
+        )
+    else:
+        assert result.reason == "fixpoint" and notices
+        assert all("goes on from" in m for m in notices)
 
 
 def test_a_test_flaky_on_the_original_too_is_still_a_flaky_test() -> None:

@@ -28,8 +28,9 @@ and each part ends with a re-test of its result, which is the whole tree as it t
 part's is the final tree's re-test (files at once: a round that changed the tree re-tests it).
 The tree after every improvement is offered to the `output` (engine/tree_output.py), so the
 output directory always holds an interesting tree. When the test turns out flaky on a tree that
-passed a part's re-test (the next part cannot pass its own start), the run ends on the newest
-earlier tree that passes steadily (`step_back`), written over the flaky one.
+passed a part's re-test (the next part cannot pass its own start), the run steps back to the
+newest earlier tree that passes steadily (`step_back`), written over the flaky one, and goes
+on from there (after STEP_BACKS of them, it ends there).
 """
 
 from __future__ import annotations
@@ -77,13 +78,15 @@ SLICE_FLOOR = 2.0
 # The trees a run keeps to step back to when the test turns out flaky (`step_back`): the
 # original and the last this many that passed a part's re-test or an inlining's test.
 STEPS_KEPT = 32
+# After this many steps back the run ends on the steady tree rather than go on from it.
+STEP_BACKS = 3
 
 
 @dataclass(frozen=True)
 class TreeResult:
     """The reduced tree, the original, the tests run over every part, and why it stopped
-    ("fixpoint", "max-time", "max-tests"; "flaky": a tree that had passed failed, and the run
-    ended on an earlier one that passes steadily)."""
+    ("fixpoint", "max-time", "max-tests"; "flaky": trees that had passed failed STEP_BACKS
+    times, and the run ended on an earlier one that passes steadily)."""
 
     tree: FileTree
     original: FileTree
@@ -145,13 +148,18 @@ class DirectorySession:
 
     def run(self) -> TreeResult:
         """Rounds of the file pass and each file's reduction until a round changes nothing or a
-        budget ends. Raises NotInteresting when the original tree fails the test, FlakyTest
-        when a tree that passed fails later and no earlier one passes steadily (`step_back`),
-        and what `Session.run` raises."""
-        try:
-            return self.rounds()
-        except FlakyTest as e:
-            return self.step_back(e)
+        budget ends, going on from an earlier tree when the test turns out flaky (`step_back`).
+        Raises NotInteresting when the original tree fails the test, FlakyTest when a tree that
+        passed fails later and no earlier one passes steadily, and what `Session.run` raises."""
+        backs = 0
+        while True:
+            try:
+                return self.rounds()
+            except FlakyTest as e:
+                backs += 1
+                steady = self.step_back(e, last=backs == STEP_BACKS)
+                if backs == STEP_BACKS:
+                    return TreeResult(steady, self.original, self.tests, "flaky")
 
     def rounds(self) -> TreeResult:
         while True:
@@ -329,13 +337,14 @@ class DirectorySession:
             self.steps.append(tree)
             del self.steps[1:-STEPS_KEPT]
 
-    def step_back(self, error: FlakyTest) -> TreeResult:
+    def step_back(self, error: FlakyTest, last: bool = False) -> FileTree:
         """A tree passed the test before and fails it now, as the tree of a reduced C program
-        that reads memory it never wrote: the test is flaky there. End the run on the newest of
+        that reads memory it never wrote: the test is flaky there. Go back to the newest of
         `steps` that passes STEADY tests in a row, found by bisecting them (as a file's bests are,
-        run/final.py; the newest, the failing part's start, is taken as failed), and say so.
-        Re-raises `error` when not even the original passes steadily, and with the same crash,
-        which is judged in the parts (their golden runs), not by the bare command."""
+        run/final.py; the newest, the failing part's start, is taken as failed), write it, say
+        so, and return it: the rounds go on from it, with the budgets left, or with `last` the
+        run ends there. Re-raises `error` when not even the original passes steadily, and with
+        the same crash, which is judged in the parts (their golden runs), not by the command."""
         o = self.options
         if o.same_crash or o.signature or o.signature_regex:
             raise error
@@ -349,25 +358,28 @@ class DirectorySession:
                     return False
             return True
 
-        low, high, found = 0, len(self.steps) - 1, None
+        low, high, found = 0, len(self.steps) - 1, -1
         while low < high:
             middle = (low + high) // 2
             if steady(self.steps[middle]):
-                found, low = self.steps[middle], middle + 1
+                found, low = middle, middle + 1
             else:
                 high = middle
-        if found is None:
+        if found < 0:
             raise error
-        failed = self.tree.size
-        self.tree = found
-        self.offer(found)
+        failed, tree = self.tree.size, self.steps[found]
+        del self.steps[found + 1 :]  # the newer ones are suspect
+        self.tree = tree
+        self.verified = self.passing = None  # the next part tests it first
+        self.offer(tree)
+        goes = "ends on" if last else "goes on from"
         message = (
             f"a tree that had passed the test failed it ({failed} B): the test is flaky on it; "
-            f"the run ends on the newest earlier tree that passed {STEADY} tests in a row "
-            f"({found.size} B)"
+            f"the run {goes} the newest earlier tree that passed {STEADY} tests in a row "
+            f"({tree.size} B)"
         )
         self.emit(events.Notice(message, self.elapsed()))
-        return TreeResult(found, self.original, self.tests, "flaky")
+        return tree
 
     def count(self, session: Session) -> None:
         """Add a part's tests and their time to the run's, and take its tests' limit."""
