@@ -11,6 +11,7 @@ from treereduce_py.judge.timeouts import (
     LOAD_WINDOW,
     Timeouts,
     first_run_timeout,
+    loaded,
 )
 
 
@@ -153,3 +154,27 @@ def test_a_reduction_on_a_loaded_machine_goes_on_once_its_tests_get_longer() -> 
     )
     assert b"keep" in result.reduced and len(result.reduced) <= len(b"keep = 3\n")
     assert any("the machine's load" in n for n in notices), notices
+
+
+def test_hangs_among_quick_tests_are_not_the_machines_load() -> None:
+    # A C lexer's candidates that loop forever: half the tests stopped, the others as quick as
+    # the original. Doubling patience would only make each hang cost twice as long.
+    timeouts = Timeouts()
+    timeouts.timed(0.4)  # limit 4 s, patience 2 s
+    for _ in range(LOAD_WINDOW // 2):
+        timeouts.answered(True, 2.0, 2.0)
+        timeouts.answered(False, 2.0, 0.3)
+    assert (timeouts.now(), timeouts.boosts) == (2.0, 0)
+    # A loaded machine: the tests that end are slow too (as slow as the slowest that passed).
+    for _ in range(LOAD_WINDOW // 2):
+        timeouts.answered(True, 2.0, 2.0)
+        timeouts.answered(False, 2.0, 0.9)
+    assert (timeouts.now(), timeouts.boosts) == (4.0, 1)
+
+
+def test_the_load_reads_the_median_of_the_tests_that_ended() -> None:
+    assert loaded([(True, 2.0)] * LOAD_WINDOW, 0.4)  # nothing ended at all
+    assert not loaded([(True, 2.0)] * 3 + [(False, 1.0)] * 5, 0.4)  # fewer than half stopped
+    quick_and_slow = [(True, 2.0)] * 4 + [(False, 0.1), (False, 0.2), (False, 0.5), (False, 0.6)]
+    assert loaded(quick_and_slow, 0.4)  # median of the ended: 0.5
+    assert not loaded(quick_and_slow, 0.55)

@@ -343,7 +343,8 @@ class Judge:
             return False  # a cancelled test says nothing about the candidate
         if verdict.interesting:
             self.timeouts.interesting_took(verdict.seconds)
-        self.timeouts.answered(verdict.timed_out, given)
+        if not verdict.remembered:  # (no test ran: it says nothing of the machine)
+            self.timeouts.answered(verdict.timed_out, given, verdict.seconds)
         self.order.tested(verdict.seconds, verdict.interesting)
         if cache or not verdict.interesting:
             self.cache.put(key, len(candidate), verdict.interesting)

@@ -16,8 +16,10 @@ on two, and a test that keeps a core busy), every test is slower, and at 8 jobs 
 (javac, then a JVM) took longer than its patience: each interesting candidate was stopped, so
 patience never grew, and the run removed nothing in 600 s (1,424 tests). Hangs are rare (one
 test in 381 on the C runtime-abort case), so when half of the last `LOAD_WINDOW` tests were
-stopped, that is the machine, not the candidates: patience is doubled, and the limit too unless
-the user set it (`Timeouts.answered`), as often as that happens, up to `FIRST_RUN_TIMEOUT`.
+stopped and the tests that ended were slow too (their median no quicker than the slowest
+interesting test), that is the machine, not the candidates: patience is doubled, and the limit
+too unless the user set it (`Timeouts.answered`), as often as that happens, up to
+`FIRST_RUN_TIMEOUT`. Hangs among quick tests (a C lexer's candidates that loop) are candidates.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import math
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 # The first runs of the original get this long when the user gave no timeout.
@@ -36,6 +38,21 @@ PATIENCE_FACTOR = 5.0
 PATIENCE_FLOOR = 1.0
 # When half of the last this many tests were stopped, patience (and the limit we chose) double.
 LOAD_WINDOW = 8
+
+
+def loaded(window: Iterable[tuple[bool, float]], slowest: float) -> bool:
+    """Whether the tests of `window` (stopped, or else the seconds each took) say the machine is
+    loaded: half of them or more stopped, and the others not quicker (their median) than the
+    `slowest` interesting test so far. A loaded machine slows every test; a run of hangs (a C
+    lexer's candidates that loop forever) leaves the tests that end as quick as ever, and then
+    doubling patience only makes each hang cost twice as long: a c-program-asan run at -j 2
+    doubled it twice on such hangs (at 49 s and 145 s) and ran 788 tests in its first 150 s,
+    where eight other runs (five before this rule, three with it) ran 1,119-1,353."""
+    tests = list(window)
+    if 2 * sum(stopped for stopped, _ in tests) < len(tests):
+        return False
+    ended = sorted(seconds for stopped, seconds in tests if not stopped)
+    return not ended or ended[len(ended) // 2] >= slowest
 
 
 def first_run_timeout(user: float | None, max_time: float | None = None) -> float:
@@ -81,7 +98,8 @@ class Timeouts:
         self.boosts = 0  # times patience was doubled for the machine's load
         # Told (patience, limit) after each doubling: the session says so to the user.
         self.on_load: Callable[[float, float], None] | None = None
-        self._stopped: deque[bool] = deque(maxlen=LOAD_WINDOW)  # the last tests: stopped?
+        # The last tests: stopped, or else how long they took
+        self._window: deque[tuple[bool, float]] = deque(maxlen=LOAD_WINDOW)
         self._lock = threading.Lock()
 
     def timed(self, seconds: float) -> None:
@@ -98,21 +116,22 @@ class Timeouts:
             p = self.patience
             return self.limit if p is None else p.seconds()
 
-    def answered(self, stopped: bool, given: float) -> None:
-        """A test given `given` seconds ended (`stopped`: by that limit). When half of the last
-        `LOAD_WINDOW` were stopped, patience doubles, and the limit with it if it is ours (see
-        the module docstring); the window then starts again. A test that started before the
-        last doubling, with less time than tests get now, does not count."""
+    def answered(self, stopped: bool, given: float, seconds: float = math.inf) -> None:
+        """A test given `given` seconds ended after `seconds` (`stopped`: by that limit). When
+        half of the last `LOAD_WINDOW` were stopped and the others were slow too (`loaded`),
+        patience doubles, and the limit with it if it is ours (see the module docstring); the
+        window then starts again. A test that started before the last doubling, with less time
+        than tests get now, does not count."""
         with self._lock:
             p = self.patience
             if p is None or self.limit is None:  # the original's runs, or --deterministic
                 return
             if given < p.seconds():
                 return
-            self._stopped.append(stopped)
-            if len(self._stopped) < LOAD_WINDOW or 2 * sum(self._stopped) < LOAD_WINDOW:
+            self._window.append((stopped, seconds))
+            if len(self._window) < LOAD_WINDOW or not loaded(self._window, p.slowest):
                 return
-            self._stopped.clear()
+            self._window.clear()
             before = (p.seconds(), self.limit)
             if self.user is None:
                 self.limit = p.limit = max(self.limit, min(self.cap, 2 * self.limit))
