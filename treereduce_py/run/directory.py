@@ -56,7 +56,7 @@ from treereduce_py.judge.timeouts import FIRST_RUN_TIMEOUT
 from treereduce_py.judge.tree_oracle import TreeOracle, tree_command
 from treereduce_py.lang.filetree import FileTree
 from treereduce_py.lang.link_finders import inlinings
-from treereduce_py.run.final import STEADY
+from treereduce_py.run.final import STEADY, newest_steady
 from treereduce_py.run.options import ReduceOptions
 from treereduce_py.run.session import Session
 from treereduce_py.transform.strategies import DEFAULT_STRATEGY
@@ -351,20 +351,11 @@ class DirectorySession:
         command = self.command.oracle  # not the refusals: a flaky tree may pass this time
         timeout = 2 * self.limit  # as the final test's (run/final.py)
 
-        def steady(tree: FileTree) -> bool:
-            for _ in range(STEADY):
-                self.tests += 1
-                if not command.check(tree.encode(), 0, timeout=timeout).interesting:
-                    return False
-            return True
+        def passes(tree: FileTree) -> bool:
+            self.tests += 1
+            return command.check(tree.encode(), 0, timeout=timeout).interesting
 
-        low, high, found = 0, len(self.steps) - 1, -1
-        while low < high:
-            middle = (low + high) // 2
-            if steady(self.steps[middle]):
-                found, low = middle, middle + 1
-            else:
-                high = middle
+        found = newest_steady(self.steps, passes)
         if found < 0:
             raise error
         failed, tree = self.tree.size, self.steps[found]

@@ -11,7 +11,8 @@ as the final test's candidate instead, kept when it is interesting.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from treereduce_py.engine.commit import Committer
 from treereduce_py.engine.output import BestSoFar
@@ -20,6 +21,22 @@ from treereduce_py.judge.judge import Judge
 
 # A result kept after a flaky one (FinalTest.step_back) passed this many tests in a row.
 STEADY = 3
+
+T = TypeVar("T")
+
+
+def newest_steady(results: Sequence[T], passes: Callable[[T], bool]) -> int:
+    """The index of the newest of `results` (oldest first; the last one failed) that `passes`
+    STEADY tests in a row, found by bisection as if every result from some one on were flaky;
+    -1 when none does. A file's bests here, a directory's trees in run/directory.py."""
+    low, high, found = 0, len(results) - 1, -1
+    while low < high:
+        middle = (low + high) // 2
+        if all(passes(results[middle]) for _ in range(STEADY)):
+            found, low = middle, middle + 1
+        else:
+            high = middle
+    return found
 
 
 class FinalTest:
@@ -61,23 +78,15 @@ class FinalTest:
         passes STEADY tests in a row, or raise FlakyTest when the input does not either."""
         bests = self.best.history()
         flaky = self.best.data
-        low, high, steady = 0, len(bests) - 1, None  # bests[high] failed
-        while low < high:
-            middle = (low + high) // 2
-            if self.passes_steadily(bests[middle]):
-                steady, low = bests[middle], middle + 1
-            else:
-                high = middle
-        if steady is None:
+        found = newest_steady(bests, lambda best: self.judge.final_test(best) is not None)
+        if found < 0:
             raise FlakyTest(
                 "the final result passed the test before but fails it now: is the test "
                 "deterministic? (the last result that passed is kept)"
             )
+        steady = bests[found]
         self.best.back_to(steady)
         self.notice(
             f"the test failed the result it had passed ({len(flaky)} B): flaky on it; kept the "
             f"newest earlier result that passed {STEADY} tests in a row ({len(steady)} B)"
         )
-
-    def passes_steadily(self, candidate: bytes) -> bool:
-        return all(self.judge.final_test(candidate) is not None for _ in range(STEADY))
