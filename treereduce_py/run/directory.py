@@ -326,16 +326,17 @@ class DirectorySession:
         # Ended normally, the part re-tested its result (or it is the tree it was told passed).
         self.verified = end = digest(self.tree)
         self.passing = patience.slowest if patience is not None else None
-        self.passed(self.tree)
+        if end != start:
+            self.passed(self.tree)
         if reason == "fixpoint":
             self.settled[name] = end
         return "slice" if reason == "max-time" and sliced else reason
 
     def passed(self, tree: FileTree) -> None:
-        """`tree` passed a part's re-test (or an inlining's test): one to step back to."""
-        if tree is not self.steps[-1]:
-            self.steps.append(tree)
-            del self.steps[1:-STEPS_KEPT]
+        """`tree`, a change, passed a part's re-test (or an inlining's test): one to step back
+        to."""
+        self.steps.append(tree)
+        del self.steps[1:-STEPS_KEPT]
 
     def step_back(self, error: FlakyTest, last: bool = False) -> FileTree:
         """A tree passed the test before and fails it now, as the tree of a reduced C program
